@@ -1,0 +1,22 @@
+//! The rules of Arimaa: squares and pieces, positions, steps, pushes and
+//! pulls, turns, the end of the game, notation and game records.
+
+pub mod bitboard;
+pub mod error;
+pub mod game;
+pub mod legality;
+pub mod notation;
+pub mod position;
+pub mod record;
+pub mod stepgen;
+pub mod turngen;
+pub mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use error::{IllegalReason, MoveError, NotationError};
+pub use game::{Game, Phase, Played};
+pub use position::{Capture, EndReason, Outcome, Position};
+pub use stepgen::{Action, ActionKind, ActionList, Step};
+pub use turngen::{Turn, TurnCount};
+pub use types::{Color, Dir, Kind, Piece, Square};

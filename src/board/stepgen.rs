@@ -1,0 +1,297 @@
+//! Steps and actions, and their generation for the side to move.
+//!
+//! An *action* is what the search and the turn generator branch on: a single
+//! step (cost 1) or a whole push or pull (cost 2). Treating a push or pull
+//! as one unit means no position ever has a half-done push pending, which
+//! keeps the position small and the search simple; every legal turn is a
+//! sequence of such actions.
+
+use super::bitboard::{Bitboard, adjacent};
+use super::position::{Capture, Position};
+use super::types::{Color, Dir, Kind, Square};
+use std::fmt;
+
+/// One piece moving to an adjacent square. Which piece it is follows from
+/// the position it is played in.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Step {
+    pub from: Square,
+    pub to: Square,
+}
+
+impl Step {
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square) -> Step {
+        Step { from, to }
+    }
+
+    pub fn dir(self) -> Dir {
+        self.from
+            .dir_to(self.to)
+            .expect("a step joins adjacent squares")
+    }
+}
+
+/// What an action is, for ordering and notation.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum ActionKind {
+    Single,
+    Push,
+    Pull,
+}
+
+/// A single step, or a push or pull as its two steps in playing order,
+/// packed into 32 bits so tables and killer slots can hold it:
+/// bits 0-5 first from, 6-11 first to, 12-17 second from, 18-23 second to,
+/// 24-25 the kind (0 single, 1 push, 2 pull). The value 0 is never a legal
+/// action (a1 to a1), so it serves as "none".
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Action(u32);
+
+impl Action {
+    pub const NONE: Action = Action(0);
+
+    #[inline(always)]
+    pub const fn single(from: Square, to: Square) -> Action {
+        Action(from.raw() as u32 | (to.raw() as u32) << 6)
+    }
+
+    /// The victim steps `victim -> dest`, then the pusher `pusher -> victim`.
+    #[inline(always)]
+    pub const fn push(pusher: Square, victim: Square, dest: Square) -> Action {
+        Action(
+            victim.raw() as u32
+                | (dest.raw() as u32) << 6
+                | (pusher.raw() as u32) << 12
+                | (victim.raw() as u32) << 18
+                | 1 << 24,
+        )
+    }
+
+    /// The puller steps `puller -> dest`, then the victim `victim -> puller`.
+    #[inline(always)]
+    pub const fn pull(puller: Square, dest: Square, victim: Square) -> Action {
+        Action(
+            puller.raw() as u32
+                | (dest.raw() as u32) << 6
+                | (victim.raw() as u32) << 12
+                | (puller.raw() as u32) << 18
+                | 2 << 24,
+        )
+    }
+
+    #[inline(always)]
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+
+    #[inline(always)]
+    pub const fn from_raw(raw: u32) -> Action {
+        Action(raw)
+    }
+
+    #[inline(always)]
+    pub const fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    #[inline(always)]
+    pub fn kind(self) -> ActionKind {
+        match self.0 >> 24 {
+            0 => ActionKind::Single,
+            1 => ActionKind::Push,
+            _ => ActionKind::Pull,
+        }
+    }
+
+    /// Steps this action uses: 1 or 2.
+    #[inline(always)]
+    pub const fn cost(self) -> u8 {
+        if self.0 >> 24 == 0 { 1 } else { 2 }
+    }
+
+    #[inline(always)]
+    pub const fn first(self) -> Step {
+        Step::new(
+            Square::new((self.0 & 63) as u8),
+            Square::new((self.0 >> 6 & 63) as u8),
+        )
+    }
+
+    #[inline(always)]
+    pub const fn second(self) -> Option<Step> {
+        if self.0 >> 24 == 0 {
+            None
+        } else {
+            Some(Step::new(
+                Square::new((self.0 >> 12 & 63) as u8),
+                Square::new((self.0 >> 18 & 63) as u8),
+            ))
+        }
+    }
+
+    /// The friendly piece's origin: the square the side to move moves from.
+    #[inline(always)]
+    pub fn mover_from(self) -> Square {
+        match self.kind() {
+            ActionKind::Push => Square::new((self.0 >> 12 & 63) as u8),
+            _ => Square::new((self.0 & 63) as u8),
+        }
+    }
+
+    /// The steps in order.
+    pub fn steps(self) -> impl Iterator<Item = Step> {
+        std::iter::once(self.first()).chain(self.second())
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut sep = "";
+        for s in self.steps() {
+            write!(f, "{sep}{}{}", s.from, s.dir().to_char())?;
+            sep = " ";
+        }
+        Ok(())
+    }
+}
+
+/// Upper bound on actions in a position: at most 64 single steps (16 pieces,
+/// 4 directions), and pushes and pulls are each bounded by 16 pieces times
+/// the best split of 4 neighbours into victims and empty squares (2 x 2).
+pub const MAX_ACTIONS: usize = 192;
+
+/// A fixed-capacity list of actions, on the stack.
+pub struct ActionList {
+    items: [Action; MAX_ACTIONS],
+    len: usize,
+}
+
+impl Default for ActionList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ActionList {
+    #[inline(always)]
+    pub fn new() -> ActionList {
+        ActionList {
+            items: [Action::NONE; MAX_ACTIONS],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, a: Action) {
+        // The bound in `MAX_ACTIONS` makes overflow impossible; indexing
+        // still checks it.
+        self.items[self.len] = a;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Action] {
+        &self.items[..self.len]
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Action] {
+        &mut self.items[..self.len]
+    }
+}
+
+/// The side to move's pieces that may move, per kind (not frozen).
+#[inline(always)]
+pub fn mobile_by_kind(pos: &Position, color: Color) -> [Bitboard; 6] {
+    let own = pos.occupied_by(color);
+    let own_nb = own.neighbors();
+    let mut stronger = pos.occupied_by(color.opp());
+    let mut out = [Bitboard::EMPTY; 6];
+    for k in Kind::ALL {
+        stronger = stronger.and_not(pos.kind_bb(color.opp(), k));
+        out[k.index()] = pos.kind_bb(color, k) & (own_nb | !stronger.neighbors());
+    }
+    out
+}
+
+/// Appends every action of the side to move that fits in its steps left:
+/// single steps, and pushes and pulls when two steps remain.
+pub fn generate_actions(pos: &Position, list: &mut ActionList) {
+    let c = pos.side();
+    let steps = pos.steps_left();
+    if steps == 0 {
+        return;
+    }
+    let empty = pos.empty_squares();
+    let mobile = mobile_by_kind(pos, c);
+    let two = steps >= 2;
+    let mut weaker = Bitboard::EMPTY;
+    for k in Kind::ALL {
+        let movers = mobile[k.index()];
+        if k == Kind::Rabbit {
+            // Rabbits never push or pull (nothing is weaker) and never step
+            // backward by themselves.
+            for sq in movers {
+                let behind = match c {
+                    Color::Gold => Bitboard::from_square(sq).south(),
+                    Color::Silver => Bitboard::from_square(sq).north(),
+                };
+                for to in adjacent(sq) & empty & !behind {
+                    list.push(Action::single(sq, to));
+                }
+            }
+        } else {
+            for sq in movers {
+                let adj = adjacent(sq);
+                let dests = adj & empty;
+                for to in dests {
+                    list.push(Action::single(sq, to));
+                }
+                if two {
+                    let victims = adj & weaker;
+                    for v in victims {
+                        for d in adjacent(v) & empty {
+                            list.push(Action::push(sq, v, d));
+                        }
+                        for d in dests {
+                            list.push(Action::pull(sq, d, v));
+                        }
+                    }
+                }
+            }
+        }
+        weaker |= pos.kind_bb(c.opp(), k);
+    }
+}
+
+impl Position {
+    /// Plays an action generated for this position, spending its steps.
+    /// Returns the captures it caused, in order (at most two).
+    #[inline(always)]
+    pub fn apply_action(&mut self, a: Action) -> [Option<Capture>; 2] {
+        let s1 = a.first();
+        let c1 = self.move_piece(s1.from, s1.to);
+        let c2 = match a.second() {
+            Some(s2) => self.move_piece(s2.from, s2.to),
+            None => None,
+        };
+        self.spend_steps(a.cost());
+        [c1, c2]
+    }
+}

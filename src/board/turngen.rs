@@ -1,0 +1,218 @@
+//! Distinct legal turns: every position reachable by 1-4 steps that changes
+//! the board, each counted once however many step orders reach it.
+//!
+//! A depth-first walk over actions (single steps, whole pushes and pulls)
+//! with one hash table that serves twice: it deduplicates end positions, and
+//! it prunes transpositions, because a mid-turn position already expanded
+//! with at least as many steps left has nothing new below it. Every position
+//! reached mid-turn is itself a legal end of turn (actions never leave a
+//! push half done), so each new entry is one distinct turn.
+
+use super::position::Position;
+use super::stepgen::{Action, ActionList, Step, generate_actions};
+use super::zobrist;
+use std::collections::HashMap;
+
+/// An open-addressing set of position hashes, each with the most steps left
+/// it has been expanded with. Entries pack the hash's upper 61 bits with
+/// `steps_left + 1` in the low 3 bits, so 0 marks an empty slot.
+pub struct SeenTable {
+    slots: Vec<u64>,
+    shift: u32,
+    len: usize,
+}
+
+/// What [`SeenTable::visit`] found.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Visit {
+    /// Never seen: a new distinct position, to expand.
+    New,
+    /// Seen with fewer steps left: expand again, but count nothing.
+    MoreSteps,
+    /// Seen with as many steps left or more: nothing to do.
+    Known,
+}
+
+impl Default for SeenTable {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SeenTable {
+    const MIN_BITS: u32 = 12;
+
+    pub fn new() -> SeenTable {
+        SeenTable {
+            slots: vec![0; 1 << Self::MIN_BITS],
+            shift: 64 - Self::MIN_BITS,
+            len: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Empties the table, keeping its memory unless it grew far beyond the
+    /// last use (so one huge position does not slow every later clear).
+    pub fn clear(&mut self) {
+        let want = (self.len * 4).next_power_of_two().max(1 << Self::MIN_BITS);
+        if self.slots.len() > want * 4 {
+            self.slots = vec![0; want];
+            self.shift = 64 - want.trailing_zeros();
+        } else {
+            self.slots.fill(0);
+        }
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    pub fn visit(&mut self, hash: u64, steps_left: u8) -> Visit {
+        let key = hash & !7;
+        let val = steps_left as u64 + 1;
+        let mask = self.slots.len() - 1;
+        let mut i = (hash >> self.shift) as usize;
+        loop {
+            let e = self.slots[i];
+            if e == 0 {
+                self.slots[i] = key | val;
+                self.len += 1;
+                if self.len * 2 > self.slots.len() {
+                    self.grow();
+                }
+                return Visit::New;
+            }
+            if e & !7 == key {
+                if e & 7 >= val {
+                    return Visit::Known;
+                }
+                self.slots[i] = key | val;
+                return Visit::MoreSteps;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        let n = old.len() * 2;
+        self.slots = vec![0; n];
+        self.shift = 64 - n.trailing_zeros();
+        let mask = n - 1;
+        for e in old.into_iter().filter(|&e| e != 0) {
+            // The index comes from the top bits, which the packing keeps.
+            let mut i = (e >> self.shift) as usize;
+            while self.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = e;
+        }
+    }
+}
+
+/// Counts of a turn enumeration.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnCount {
+    /// Distinct positions reachable by a legal turn.
+    pub turns: u64,
+    /// Actions applied (a push or pull counts once).
+    pub nodes: u64,
+}
+
+/// Counts the distinct turns of the side to move (no game history).
+pub fn count_turns(pos: &Position, table: &mut SeenTable) -> TurnCount {
+    table.clear();
+    table.visit(pos.hash(), pos.steps_left());
+    let mut nodes = 0;
+    count_dfs(pos, table, &mut nodes);
+    TurnCount {
+        turns: table.len() as u64 - 1,
+        nodes,
+    }
+}
+
+fn count_dfs(pos: &Position, table: &mut SeenTable, nodes: &mut u64) {
+    let mut list = ActionList::new();
+    generate_actions(pos, &mut list);
+    *nodes += list.len() as u64;
+    for &a in list.as_slice() {
+        let mut child = pos.clone();
+        child.apply_action(a);
+        let k = child.steps_left();
+        if table.visit(child.hash(), k) != Visit::Known && k > 0 {
+            count_dfs(&child, table, nodes);
+        }
+    }
+}
+
+/// A legal turn: the actions that play it and the hash of the position it
+/// leaves, with the other side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    pub actions: Vec<Action>,
+    pub hash: u64,
+}
+
+impl Turn {
+    /// The turn as single steps, in playing order.
+    pub fn steps(&self) -> Vec<Step> {
+        self.actions.iter().flat_map(|a| a.steps()).collect()
+    }
+
+    /// Plays the turn on `pos` (which it was generated for) and passes.
+    pub fn apply(&self, pos: &Position) -> Position {
+        let mut p = pos.clone();
+        for &a in &self.actions {
+            p.apply_action(a);
+        }
+        p.pass_turn();
+        p
+    }
+}
+
+/// Every distinct legal turn of the side to move, one step sequence each.
+/// `repeated` says whether a resulting position (hash with the opponent to
+/// move) would be a third occurrence; such turns are left out.
+pub fn generate_turns(pos: &Position, repeated: impl Fn(u64) -> bool) -> Vec<Turn> {
+    let mut table = SeenTable::new();
+    table.visit(pos.hash(), pos.steps_left());
+    let mut out = Vec::new();
+    let mut path = Vec::with_capacity(4);
+    gen_dfs(pos, &mut table, &mut path, &mut out);
+    out.retain(|t| !repeated(t.hash));
+    out
+}
+
+fn gen_dfs(pos: &Position, table: &mut SeenTable, path: &mut Vec<Action>, out: &mut Vec<Turn>) {
+    let mut list = ActionList::new();
+    generate_actions(pos, &mut list);
+    for &a in list.as_slice() {
+        let mut child = pos.clone();
+        child.apply_action(a);
+        let k = child.steps_left();
+        let v = table.visit(child.hash(), k);
+        if v == Visit::Known {
+            continue;
+        }
+        path.push(a);
+        if v == Visit::New {
+            out.push(Turn {
+                actions: path.clone(),
+                hash: child.hash() ^ zobrist::SIDE,
+            });
+        }
+        if k > 0 {
+            gen_dfs(&child, table, path, out);
+        }
+        path.pop();
+    }
+}
+
+/// Occurrence counts of turn-start positions (board and side to move).
+pub type History = HashMap<u64, u8>;
