@@ -328,12 +328,11 @@ pub fn parse_long_diagram(text: &str) -> Result<Diagram, MoveError> {
     border(10)?;
     check_piece_counts(&pos)?;
     let mut rest = 11;
-    if let Some(&(_, l)) = lines.get(rest) {
-        if l.split_whitespace()
+    if let Some(&(_, l)) = lines.get(rest)
+        && l.split_whitespace()
             .all(|t| t.len() == 1 && t.chars().all(|c| ('a'..='h').contains(&c)))
-        {
-            rest += 1;
-        }
+    {
+        rest += 1;
     }
     let mut number = move_number;
     let mut moves_after = Vec::new();

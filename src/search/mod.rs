@@ -108,10 +108,11 @@ impl Searcher {
             if i % 256 == 0 && stop.load(Ordering::Relaxed) && best.is_some() {
                 break;
             }
-            if let Some(h) = limits.hard {
-                if best.is_some() && start.elapsed() >= h {
-                    break;
-                }
+            if let Some(h) = limits.hard
+                && best.is_some()
+                && start.elapsed() >= h
+            {
+                break;
             }
             let after = t.apply(pos);
             let s = material(&after, pos.side());
