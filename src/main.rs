@@ -40,6 +40,47 @@ enum Command {
         /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Search parameters to change, `name=value,...`.
+        #[arg(long, default_value = "")]
+        params: String,
+    },
+    /// Search fixed positions to a fixed depth; prints speed and a
+    /// deterministic node total.
+    Bench {
+        /// Depth in steps.
+        #[arg(long, default_value_t = tools::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Search parameters to change, `name=value,...`.
+        #[arg(long, default_value = "")]
+        params: String,
+    },
+    /// Development: an in-process match between two search settings.
+    #[command(hide = true)]
+    Selfplay {
+        /// Search parameters of A, `name=value,...`.
+        #[arg(long, default_value = "")]
+        a: String,
+        /// Search parameters of B.
+        #[arg(long, default_value = "")]
+        b: String,
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Milliseconds per move (both sides).
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Fixed depth in steps (both sides).
+        #[arg(long)]
+        depth: Option<u32>,
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        /// Archive whose games' setups are the openings.
+        #[arg(long, default_value = "tests/data/games-2026-02.tsv")]
+        openings: String,
+        #[arg(long, default_value_t = 300)]
+        max_turns: u32,
     },
     /// Replay an arimaa.com archive and check every move and ending.
     Replay {
@@ -67,15 +108,59 @@ fn main() -> Result<()> {
             depth,
             hash,
             threads,
-        }) => tools::analyze::run(
-            &position,
-            &tools::analyze::AnalyzeOptions {
-                time,
-                depth,
-                hash_mb: hash,
-                threads,
-            },
-        ),
+            params,
+        }) => {
+            let mut p = aamir::search::Params::default();
+            p.apply(&params).map_err(anyhow::Error::msg)?;
+            tools::analyze::run(
+                &position,
+                &tools::analyze::AnalyzeOptions {
+                    time,
+                    depth,
+                    hash_mb: hash,
+                    threads,
+                    params: p,
+                },
+            )
+        }
+        Some(Command::Bench {
+            depth,
+            hash,
+            params,
+        }) => {
+            let mut p = aamir::search::Params::default();
+            p.apply(&params).map_err(anyhow::Error::msg)?;
+            tools::bench::run(depth, hash, &p, true).map(|_| ())
+        }
+        Some(Command::Selfplay {
+            a,
+            b,
+            games,
+            movetime,
+            depth,
+            concurrency,
+            openings,
+            max_turns,
+        }) => {
+            let side = |spec: &str| -> Result<tools::selfplay::Side> {
+                let mut p = aamir::search::Params::default();
+                p.apply(spec).map_err(anyhow::Error::msg)?;
+                Ok(tools::selfplay::Side {
+                    params: p,
+                    movetime: movetime.map(std::time::Duration::from_millis),
+                    depth,
+                    nodes: None,
+                })
+            };
+            tools::selfplay::run(
+                &side(&a)?,
+                &side(&b)?,
+                games,
+                concurrency,
+                &openings,
+                max_turns,
+            )
+        }
         Some(Command::Replay { file }) => tools::replay::run(&file),
         None => anyhow::bail!("the AEI session is not built yet"),
     }

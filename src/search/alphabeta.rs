@@ -7,11 +7,16 @@
 //! passes to the other side. Rules that end the game are applied at every
 //! turn start, and a side that reaches goal or takes the last enemy rabbit
 //! mid-turn is scored as winning at once, because it may end its turn there.
+//!
+//! Leaves are always judged at a turn start: a search that runs out of
+//! depth mid-turn ends the turn there, so the opponent's immediate goal is
+//! seen before the position is evaluated.
 
-use super::tt::{Bound, PASS, TranspositionTable, WIN, entry_action};
+use super::params::Params;
+use super::tt::{Bound, PASS, TranspositionTable, WIN, WIN_BOUND, entry_action};
 use crate::board::stepgen::{ActionList, generate_actions};
 use crate::board::turngen::History;
-use crate::board::{Action, ActionKind, Position};
+use crate::board::{Action, ActionKind, Color, Position};
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -19,10 +24,16 @@ use std::time::Instant;
 /// Larger than any score: marks "no legal continuation" inside a turn.
 pub const INF: i32 = 32_000;
 
+/// Deepest ply (in steps) tables are sized for.
+pub const MAX_PLY: usize = 256;
+
+const MAX_KILLERS: usize = 8;
+
 /// Per-thread search state.
 pub struct Worker<'a> {
     pub tt: &'a TranspositionTable,
     pub eval: &'a Evaluator,
+    pub params: &'a Params,
     /// Turn-start occurrence counts of the game before the root.
     pub history: &'a History,
     /// Turn-start hashes on the current search path (below the root).
@@ -32,20 +43,87 @@ pub struct Worker<'a> {
     pub hard_deadline: Option<Instant>,
     pub node_limit: Option<u64>,
     pub aborted: bool,
+    /// Node total shared by all threads, for reports; this worker adds its
+    /// count every 1024 nodes.
+    pub shared_nodes: Option<&'a std::sync::atomic::AtomicU64>,
+    flushed: u64,
+    killers: Vec<[u32; MAX_KILLERS]>,
+    /// Cut-off statistics by colour and first step (from * 64 + to).
+    hist: Vec<i32>,
+}
+
+/// What a node needs beyond its position.
+#[derive(Copy, Clone)]
+pub struct NodeCtx {
+    /// Hash of the position this turn began in (ending the turn on the
+    /// same board is illegal).
+    pub turn_start: u64,
+    pub depth: i32,
+    /// Steps from the root, for win distances and per-ply tables.
+    pub ply: i32,
+    /// A null move is allowed here (not twice in a row).
+    pub null_ok: bool,
+    /// Goal-threat extensions still allowed on this path.
+    pub ext_left: u32,
 }
 
 impl<'a> Worker<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        tt: &'a TranspositionTable,
+        eval: &'a Evaluator,
+        params: &'a Params,
+        history: &'a History,
+        stop: &'a AtomicBool,
+        hard_deadline: Option<Instant>,
+        node_limit: Option<u64>,
+    ) -> Worker<'a> {
+        Worker {
+            tt,
+            eval,
+            params,
+            history,
+            path: Vec::with_capacity(64),
+            nodes: 0,
+            stop,
+            hard_deadline,
+            node_limit,
+            aborted: false,
+            shared_nodes: None,
+            flushed: 0,
+            killers: vec![[0; MAX_KILLERS]; MAX_PLY + 1],
+            hist: vec![0; 2 * 64 * 64],
+        }
+    }
+
     /// Checks the stop flag, the clock and the node budget.
     #[inline]
     fn poll(&mut self) {
         if self.nodes & 1023 != 0 {
             return;
         }
+        self.flush_nodes();
         if self.stop.load(Ordering::Relaxed)
             || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
             || self.node_limit.is_some_and(|n| self.nodes >= n)
         {
             self.aborted = true;
+        }
+    }
+
+    /// Adds the nodes counted since the last flush to the shared total.
+    pub fn flush_nodes(&mut self) {
+        if let Some(n) = self.shared_nodes {
+            n.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+            self.flushed = self.nodes;
+        }
+    }
+
+    /// Nodes of every thread so far (this one's unflushed ones included).
+    pub fn total_nodes(&self) -> u64 {
+        match self.shared_nodes {
+            Some(n) => n.load(Ordering::Relaxed) + (self.nodes - self.flushed),
+            None => self.nodes,
         }
     }
 
@@ -59,26 +137,41 @@ impl<'a> Worker<'a> {
         n < 2
     }
 
-    /// Searches `pos` to `depth` steps. `turn_start` is the hash of the
-    /// position this turn began in (ending the turn on the same board is
-    /// illegal). `ply` counts steps from the root, for win distances.
-    pub fn search(
-        &mut self,
-        pos: &Position,
-        turn_start: u64,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: i32,
-    ) -> i32 {
+    /// Ends the turn of `pos` and searches the opponent's turn; `None` when
+    /// ending the turn here is illegal (repetition).
+    #[inline]
+    fn search_pass(&mut self, pos: &Position, ctx: NodeCtx, alpha: i32, beta: i32) -> Option<i32> {
+        let mut child = pos.clone();
+        child.pass_turn();
+        if !self.pass_allowed(child.hash()) {
+            return None;
+        }
+        let steps = pos.steps_left() as i32;
+        self.path.push(child.hash());
+        let c = NodeCtx {
+            turn_start: child.hash(),
+            depth: ctx.depth - steps,
+            ply: ctx.ply + steps,
+            null_ok: true,
+            ext_left: ctx.ext_left,
+        };
+        let s = -self.search(&child, c, -beta, -alpha);
+        self.path.pop();
+        Some(s)
+    }
+
+    /// Searches `pos` with the window (`alpha`, `beta`).
+    pub fn search(&mut self, pos: &Position, ctx: NodeCtx, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         self.poll();
         if self.aborted {
             return 0;
         }
+        let ply = ctx.ply;
         let me = pos.side();
         let opp = me.opp();
-        if pos.at_turn_start() {
+        let at_start = pos.at_turn_start();
+        if at_start {
             // The end-of-game rules, the side that just moved first.
             if pos.has_goal(opp) {
                 return -(WIN - ply);
@@ -97,15 +190,26 @@ impl<'a> Worker<'a> {
             // position cannot have occurred before).
             return WIN - ply;
         }
+        let depth = ctx.depth;
         if depth <= 0 {
+            if !at_start {
+                // Out of depth mid-turn: the turn ends here, if it may.
+                if pos.hash() != ctx.turn_start
+                    && let Some(s) = self.search_pass(pos, NodeCtx { depth: 0, ..ctx }, alpha, beta)
+                {
+                    return s;
+                }
+                return self.eval.evaluate(pos);
+            }
             return self.eval.evaluate(pos);
         }
+        let pv_node = beta - alpha > 1;
 
         let key = pos.search_key();
         let mut hash_action = 0;
         if let Some(e) = self.tt.probe(key, ply) {
             hash_action = e.action;
-            if e.depth >= depth {
+            if e.depth >= depth && !pv_node {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => e.score >= beta,
@@ -117,103 +221,221 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Null move: let the opponent move twice. If we are still above
+        // beta, a real turn would be too.
+        let r = self.params.null_reduction;
+        if r > 0 && at_start && ctx.null_ok && !pv_node && depth >= 4 + r && beta.abs() < WIN_BOUND
+        {
+            let mut child = pos.clone();
+            child.pass_turn();
+            let c = NodeCtx {
+                turn_start: child.hash(),
+                depth: depth - 4 - r,
+                ply: ply + 4,
+                null_ok: false,
+                ext_left: ctx.ext_left,
+            };
+            let s = -self.search(&child, c, -beta, -beta + 1);
+            if self.aborted {
+                return 0;
+            }
+            if s >= beta {
+                return if s >= WIN_BOUND { beta } else { s };
+            }
+        }
+
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_action = 0u32;
-
-        // Ending the turn, when the board has changed.
-        let can_pass = !pos.at_turn_start() && pos.hash() != turn_start;
-        let mut passed = false;
-        let try_pass =
-            |w: &mut Self, alpha: &mut i32, best: &mut i32, best_action: &mut u32| -> bool {
-                let mut child = pos.clone();
-                child.pass_turn();
-                if !w.pass_allowed(child.hash()) {
-                    return false;
-                }
-                let steps = pos.steps_left() as i32;
-                w.path.push(child.hash());
-                let s = -w.search(
-                    &child,
-                    child.hash(),
-                    depth - steps,
-                    -beta,
-                    -*alpha,
-                    ply + steps,
-                );
-                w.path.pop();
-                if s > *best {
-                    *best = s;
-                    *best_action = PASS;
-                    if s > *alpha {
-                        *alpha = s;
-                    }
-                }
-                *alpha >= beta
-            };
-        if can_pass && hash_action == PASS {
-            passed = true;
-            if try_pass(self, &mut alpha, &mut best, &mut best_action) {
-                return self.finish(key, ply, depth, best, alpha0, beta, best_action);
-            }
-            if self.aborted {
-                return 0;
-            }
-        }
+        let can_pass = !at_start && pos.hash() != ctx.turn_start;
+        let mut passed = !can_pass;
+        let mut searched = 0usize;
 
         let mut list = ActionList::new();
         generate_actions(pos, &mut list);
-        if list.is_empty() && pos.at_turn_start() {
+        if list.is_empty() && at_start {
             // No legal step at all: immobilised, a loss.
             return -(WIN - ply);
         }
-        order(list.as_mut_slice(), entry_action(hash_action));
+        let n = list.len();
+        let mut scores = [0i32; crate::board::stepgen::MAX_ACTIONS];
+        let hash_move = entry_action(hash_action);
+        self.score_actions(list.as_slice(), &mut scores[..n], hash_move, me, ply);
+        let pass_first = hash_action == PASS;
+        let mut tried: [u32; 64] = [0; 64];
+        let mut ntried = 0usize;
 
-        for (i, &a) in list.as_slice().iter().enumerate() {
-            // Try ending the turn after the hash move, before the rest.
-            if i == 1 && can_pass && !passed {
+        let mut i = 0usize;
+        loop {
+            // The pass goes first when the table says so, else second.
+            let do_pass = !passed && (pass_first || searched == 1 || i >= n);
+            let (action, is_pass) = if do_pass {
                 passed = true;
-                if try_pass(self, &mut alpha, &mut best, &mut best_action) {
-                    return self.finish(key, ply, depth, best, alpha0, beta, best_action);
+                (0u32, true)
+            } else {
+                if i >= n {
+                    break;
                 }
-                if self.aborted {
-                    return 0;
+                // Selection: the best-scored remaining action.
+                let mut bi = i;
+                for j in i + 1..n {
+                    if scores[j] > scores[bi] {
+                        bi = j;
+                    }
                 }
-            }
-            let mut child = pos.clone();
-            child.apply_action(a);
-            let cost = a.cost() as i32;
-            let s = self.search(&child, turn_start, depth - cost, alpha, beta, ply + cost);
+                list.as_mut_slice().swap(i, bi);
+                scores.swap(i, bi);
+                let a = list.as_slice()[i];
+                i += 1;
+                (a.raw(), false)
+            };
+            let s = if is_pass {
+                let s = if searched == 0 || !self.params.pvs {
+                    self.search_pass(pos, ctx, alpha, beta)
+                } else {
+                    match self.search_pass(pos, ctx, alpha, alpha + 1) {
+                        Some(s) if s > alpha && s < beta => self.search_pass(pos, ctx, alpha, beta),
+                        other => other,
+                    }
+                };
+                match s {
+                    Some(s) => s,
+                    None => continue,
+                }
+            } else {
+                let a = Action::from_raw(action);
+                let mut child = pos.clone();
+                child.apply_action(a);
+                let cost = a.cost() as i32;
+                let c = NodeCtx {
+                    depth: depth - cost,
+                    ply: ply + cost,
+                    ..ctx
+                };
+                let quiet = a.kind() == ActionKind::Single
+                    && Some(a) != hash_move
+                    && scores[i - 1] < KILLER_SCORE;
+                if searched == 0 || !self.params.pvs {
+                    self.search(&child, c, alpha, beta)
+                } else {
+                    // Late quiet actions first at reduced depth.
+                    let red = if self.params.lmr > 0
+                        && quiet
+                        && searched >= self.params.lmr_after
+                        && depth > 2
+                    {
+                        self.params.lmr.min(depth - cost - 1).max(0)
+                    } else {
+                        0
+                    };
+                    let mut s = self.search(
+                        &child,
+                        NodeCtx {
+                            depth: c.depth - red,
+                            ..c
+                        },
+                        alpha,
+                        alpha + 1,
+                    );
+                    if red > 0 && s > alpha && !self.aborted {
+                        s = self.search(&child, c, alpha, alpha + 1);
+                    }
+                    if s > alpha && s < beta && !self.aborted {
+                        s = self.search(&child, c, alpha, beta);
+                    }
+                    s
+                }
+            };
             if self.aborted {
                 return 0;
             }
+            searched += 1;
             if s > best {
                 best = s;
-                best_action = a.raw();
+                best_action = if is_pass { PASS } else { action };
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
+                        if !is_pass {
+                            self.reward(Action::from_raw(action), &tried[..ntried], me, ply, depth);
+                        }
                         return self.finish(key, ply, depth, best, alpha0, beta, best_action);
                     }
                 }
             }
-        }
-        if can_pass && !passed {
-            try_pass(self, &mut alpha, &mut best, &mut best_action);
-            if self.aborted {
-                return 0;
+            if !is_pass && ntried < tried.len() {
+                tried[ntried] = action;
+                ntried += 1;
             }
         }
         if best == -INF {
             // Nothing legal follows. At a turn start that means every turn
             // would be a third repetition: the side to move has lost.
-            return if pos.at_turn_start() {
-                -(WIN - ply)
-            } else {
-                -INF
-            };
+            return if at_start { -(WIN - ply) } else { -INF };
         }
         self.finish(key, ply, depth, best, alpha0, beta, best_action)
+    }
+
+    /// Ordering scores: hash move, killers, pushes and pulls, then history.
+    fn score_actions(
+        &self,
+        list: &[Action],
+        scores: &mut [i32],
+        hash: Option<Action>,
+        me: Color,
+        ply: i32,
+    ) {
+        let killers = &self.killers[(ply as usize).min(MAX_PLY)];
+        let nk = self.params.killers;
+        for (a, s) in list.iter().zip(scores.iter_mut()) {
+            *s = if Some(*a) == hash {
+                HASH_SCORE
+            } else if let Some(k) = killers[..nk].iter().position(|&k| k == a.raw()) {
+                KILLER_SCORE - k as i32
+            } else {
+                let base = if a.kind() != ActionKind::Single {
+                    PUSH_SCORE
+                } else {
+                    0
+                };
+                let h = if self.params.history {
+                    self.hist[hist_index(*a, me)]
+                } else {
+                    0
+                };
+                base + h
+            };
+        }
+    }
+
+    /// Credits the action that cut off, and debits the quiet ones tried
+    /// before it.
+    fn reward(&mut self, a: Action, tried: &[u32], me: Color, ply: i32, depth: i32) {
+        let nk = self.params.killers;
+        if nk > 0 {
+            let k = &mut self.killers[(ply as usize).min(MAX_PLY)];
+            if k[0] != a.raw() {
+                let pos = k[..nk].iter().position(|&x| x == a.raw()).unwrap_or(nk - 1);
+                k.copy_within(0..pos, 1);
+                k[0] = a.raw();
+            }
+        }
+        if self.params.history {
+            let bonus = (depth * depth).min(400);
+            let h = &mut self.hist[hist_index(a, me)];
+            *h += bonus - *h * bonus / HIST_MAX;
+            for &t in tried {
+                let h = &mut self.hist[hist_index(Action::from_raw(t), me)];
+                *h -= bonus + *h * bonus / HIST_MAX;
+            }
+        }
+    }
+
+    /// Halves the history between searches so old lessons fade.
+    pub fn age_history(&mut self) {
+        for h in &mut self.hist {
+            *h /= 2;
+        }
     }
 
     /// Stores the node's result and returns its score.
@@ -243,17 +465,14 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// Hash move first, then pushes and pulls (they can capture and dislodge),
-/// then single steps.
-fn order(list: &mut [Action], hash: Option<Action>) {
-    let rank = |a: &Action| -> u8 {
-        if Some(*a) == hash {
-            0
-        } else if a.kind() != ActionKind::Single {
-            1
-        } else {
-            2
-        }
-    };
-    list.sort_by_key(rank);
+const HASH_SCORE: i32 = 1 << 30;
+const KILLER_SCORE: i32 = (1 << 14) - 16;
+const PUSH_SCORE: i32 = 1 << 14;
+/// History values stay within +-HIST_MAX (gravity in `reward`).
+const HIST_MAX: i32 = 1 << 13;
+
+#[inline]
+fn hist_index(a: Action, me: Color) -> usize {
+    let s = a.first();
+    me.index() * 4096 + s.from.index() * 64 + s.to.index()
 }

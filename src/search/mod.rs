@@ -6,14 +6,16 @@
 //! searched with the step-based alpha-beta of [`alphabeta`] below it.
 
 pub mod alphabeta;
+pub mod params;
 pub mod tt;
 
 use crate::board::notation::{format_pv, format_steps};
 use crate::board::stepgen::{ActionList, generate_actions};
 use crate::board::{Game, Phase, Position, Step};
 use crate::eval::Evaluator;
-use alphabeta::{INF, Worker};
-use std::sync::atomic::AtomicBool;
+use alphabeta::{INF, NodeCtx, Worker};
+pub use params::Params;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::{PASS, TranspositionTable, WIN, WIN_BOUND};
 
@@ -66,9 +68,11 @@ pub struct Searcher {
     threads: usize,
     tt: Option<TranspositionTable>,
     eval: Evaluator,
+    params: Params,
 }
 
 /// One root turn and what the last iteration learnt of it.
+#[derive(Clone)]
 struct RootMove {
     steps: Vec<Step>,
     /// The position after the turn, the opponent to move.
@@ -86,6 +90,7 @@ impl Searcher {
             threads: threads.max(1),
             tt: None,
             eval: Evaluator::default(),
+            params: Params::default(),
         }
     }
 
@@ -110,6 +115,17 @@ impl Searcher {
 
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// The search parameters in use.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Replaces the search parameters (AEI options, matches between
+    /// settings, measurements).
+    pub fn set_params(&mut self, p: Params) {
+        self.params = p;
     }
 
     /// Forgets everything learned (AEI `newgame`).
@@ -154,33 +170,136 @@ impl Searcher {
         self.table();
         let tt = self.tt.as_ref().expect("table allocated above");
         tt.new_search();
-        let mut w = Worker {
-            tt,
-            eval: &self.eval,
-            history: game.history(),
-            path: Vec::with_capacity(64),
-            nodes: 0,
-            stop,
-            hard_deadline: limits.hard.map(|h| start + h),
-            node_limit: limits.nodes,
-            aborted: false,
-        };
+        let params = &self.params;
+        let eval = &self.eval;
+        let helpers_stop = AtomicBool::new(false);
+        let total_nodes = AtomicU64::new(0);
+        let (best_idx, best_score, done_depth) = std::thread::scope(|s| {
+            // Helper threads (lazy SMP): the same iterative deepening on
+            // their own copy of the root list, every other one a step
+            // deeper, filling the shared table for the main thread.
+            for k in 1..self.threads {
+                let mut their_moves: Vec<RootMove> = moves.clone();
+                let (helpers_stop, total_nodes, root) = (&helpers_stop, &total_nodes, &root);
+                s.spawn(move || {
+                    let mut w =
+                        Worker::new(tt, eval, params, game.history(), helpers_stop, None, None);
+                    w.shared_nodes = Some(total_nodes);
+                    let unlimited = Limits {
+                        depth: limits.depth,
+                        ..Limits::default()
+                    };
+                    iterate(
+                        &mut w,
+                        tt,
+                        root,
+                        &mut their_moves,
+                        &unlimited,
+                        start,
+                        4 + (k as u32 & 1),
+                        &mut |_| {},
+                    );
+                    w.flush_nodes();
+                });
+            }
+            let mut w = Worker::new(
+                tt,
+                eval,
+                params,
+                game.history(),
+                stop,
+                limits.hard.map(|h| start + h),
+                limits.nodes,
+            );
+            w.shared_nodes = Some(&total_nodes);
+            let r = iterate(&mut w, tt, &root, &mut moves, limits, start, 4, report);
+            w.flush_nodes();
+            helpers_stop.store(true, Ordering::Relaxed);
+            r
+        });
+        let nodes = total_nodes.load(Ordering::Relaxed);
+        let chosen = &moves[best_idx];
+        let best = format_steps(&root, &chosen.steps).ok()?;
+        Some(SearchResult {
+            best,
+            steps: chosen.steps.clone(),
+            score: best_score.clamp(-INF + 1, INF - 1),
+            depth: done_depth,
+            nodes,
+            pv: pv_string(tt, &root, chosen),
+        })
+    }
+}
 
-        let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
-        let mut best_idx = 0usize;
-        let mut best_score = -INF;
-        let mut done_depth = 0u32;
-        let mut last_progress = Instant::now();
-        let mut depth = 4.min(max_depth);
+/// Iterative deepening over the root list from `first_depth`; returns the
+/// best move's index, its score and the last completed depth. Runs on every
+/// search thread; only the main thread's `report` prints anything.
+#[allow(clippy::too_many_arguments)]
+fn iterate(
+    w: &mut Worker,
+    tt: &TranspositionTable,
+    root: &Position,
+    moves: &mut Vec<RootMove>,
+    limits: &Limits,
+    start: Instant,
+    first_depth: u32,
+    report: &mut dyn FnMut(&Report),
+) -> (usize, i32, u32) {
+    let params = w.params;
+    let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
+    let mut best_idx = 0usize;
+    let mut best_score = -INF;
+    let mut done_depth = 0u32;
+    let mut last_progress = Instant::now();
+    let mut depth = first_depth.min(max_depth);
+    loop {
+        // Aspiration: a window around the last score, widened to the full
+        // range when the result falls outside it.
+        let (mut lo, mut hi) =
+            if params.aspiration > 0 && done_depth > 0 && best_score.abs() < WIN_BOUND {
+                (
+                    best_score - params.aspiration,
+                    best_score + params.aspiration,
+                )
+            } else {
+                (-INF, INF)
+            };
+        let mut iter_best: Option<usize>;
         loop {
-            // One iteration over every root turn, best first.
-            let mut alpha = -INF;
-            let mut iter_best: Option<usize> = None;
+            iter_best = None;
+            let mut alpha = lo;
             for i in 0..moves.len() {
                 let child = &moves[i].after;
                 w.path.clear();
                 w.path.push(child.hash());
-                let s = -w.search(child, child.hash(), depth as i32 - 4, -INF, -alpha, 4);
+                let ctx = NodeCtx {
+                    turn_start: child.hash(),
+                    depth: depth as i32 - 4,
+                    ply: 4,
+                    null_ok: true,
+                    ext_left: params.goal_extensions,
+                };
+                let s = if i == 0 || !params.pvs {
+                    -w.search(child, ctx, -hi, -alpha)
+                } else {
+                    let red = if params.root_lmr > 0 && i >= params.root_lmr_after {
+                        params.root_lmr.min(ctx.depth - 1).max(0)
+                    } else {
+                        0
+                    };
+                    let reduced = NodeCtx {
+                        depth: ctx.depth - red,
+                        ..ctx
+                    };
+                    let mut s = -w.search(child, reduced, -alpha - 1, -alpha);
+                    if red > 0 && s > alpha && !w.aborted {
+                        s = -w.search(child, ctx, -alpha - 1, -alpha);
+                    }
+                    if s > alpha && s < hi && !w.aborted {
+                        s = -w.search(child, ctx, -hi, -alpha);
+                    }
+                    s
+                };
                 if w.aborted {
                     break;
                 }
@@ -188,6 +307,9 @@ impl Searcher {
                 if s > alpha {
                     alpha = s;
                     iter_best = Some(i);
+                    if s >= hi {
+                        break;
+                    }
                 }
                 if last_progress.elapsed() >= Duration::from_secs(1) {
                     last_progress = Instant::now();
@@ -199,97 +321,99 @@ impl Searcher {
                         depth,
                         in_progress: true,
                         score: bs,
-                        nodes: w.nodes,
+                        nodes: w.total_nodes(),
                         elapsed: start.elapsed(),
-                        pv: self.pv_string(&root, &moves[bi]),
+                        pv: pv_string(tt, root, &moves[bi]),
                         current_move: Some(i as u32 + 1),
                     });
                 }
             }
-            // A move proven better than the previous best during an aborted
-            // iteration is kept: the previous best was searched first.
-            if let Some(b) = iter_best
-                && (!w.aborted || b != 0)
-            {
-                best_idx = b;
-                best_score = moves[b].score;
-            }
             if w.aborted {
                 break;
             }
-            done_depth = depth;
-            // Best first, the rest by this iteration's (bound) scores.
-            let best = moves.remove(best_idx);
-            moves.sort_by_key(|m| -m.score);
-            moves.insert(0, best);
-            best_idx = 0;
-            best_score = moves[0].score;
-            report(&Report {
-                depth,
-                in_progress: false,
-                score: best_score,
-                nodes: w.nodes,
-                elapsed: start.elapsed(),
-                pv: self.pv_string(&root, &moves[0]),
-                current_move: None,
-            });
-            // A win or loss within the depth searched will not change.
-            let decided = best_score.abs() >= WIN_BOUND && (WIN - best_score.abs()) as u32 <= depth;
-            if depth >= max_depth
-                || decided
-                || moves.len() == 1 && depth >= 8
-                || limits.soft.is_some_and(|s| start.elapsed() >= s)
-            {
-                break;
+            // Outside the aspiration window: search again, full width.
+            let failed_low = iter_best.is_none() && lo > -INF;
+            let failed_high = iter_best.is_some_and(|b| moves[b].score >= hi) && hi < INF;
+            if failed_low || failed_high {
+                lo = -INF;
+                hi = INF;
+                continue;
             }
-            depth += 1;
+            break;
         }
-        let nodes = w.nodes;
-        let chosen = &moves[best_idx];
-        let best = format_steps(&root, &chosen.steps).ok()?;
-        Some(SearchResult {
-            best,
-            steps: chosen.steps.clone(),
-            score: best_score.clamp(-INF + 1, INF - 1),
-            depth: done_depth,
-            nodes,
-            pv: self.pv_string(&root, chosen),
-        })
+        // A move proven better than the previous best during an aborted
+        // iteration is kept: the previous best was searched first.
+        if let Some(b) = iter_best
+            && (!w.aborted || b != 0)
+        {
+            best_idx = b;
+            best_score = moves[b].score;
+        }
+        if w.aborted {
+            break;
+        }
+        done_depth = depth;
+        // Best first, the rest by this iteration's (bound) scores.
+        let best = moves.remove(best_idx);
+        moves.sort_by_key(|m| -m.score);
+        moves.insert(0, best);
+        best_idx = 0;
+        best_score = moves[0].score;
+        report(&Report {
+            depth,
+            in_progress: false,
+            score: best_score,
+            nodes: w.total_nodes(),
+            elapsed: start.elapsed(),
+            pv: pv_string(tt, root, &moves[0]),
+            current_move: None,
+        });
+        // A win or loss within the depth searched will not change.
+        let decided = best_score.abs() >= WIN_BOUND && (WIN - best_score.abs()) as u32 <= depth;
+        if depth >= max_depth
+            || decided
+            || moves.len() == 1 && depth >= 8
+            || limits.soft.is_some_and(|s| start.elapsed() >= s)
+        {
+            break;
+        }
+        depth += 1;
     }
+    (best_idx, best_score, done_depth)
+}
 
-    /// The PV in AEI form: the root turn, then turns read from the table.
-    fn pv_string(&self, root: &Position, m: &RootMove) -> String {
-        let mut turns = vec![m.steps.clone()];
-        if let Some(tt) = &self.tt {
-            let mut pos = m.after.clone();
-            let mut current: Vec<Step> = Vec::new();
-            for _ in 0..40 {
-                let Some(e) = tt.probe(pos.search_key(), 0) else {
+/// The PV in AEI form: the root turn, then turns read from the table.
+fn pv_string(tt: &TranspositionTable, root: &Position, m: &RootMove) -> String {
+    let mut turns = vec![m.steps.clone()];
+    {
+        let mut pos = m.after.clone();
+        let mut current: Vec<Step> = Vec::new();
+        for _ in 0..40 {
+            let Some(e) = tt.probe(pos.search_key(), 0) else {
+                break;
+            };
+            if e.action == PASS {
+                if current.is_empty() {
                     break;
-                };
-                if e.action == PASS {
-                    if current.is_empty() {
-                        break;
-                    }
-                    turns.push(std::mem::take(&mut current));
-                    pos.pass_turn();
-                    continue;
                 }
-                let mut list = ActionList::new();
-                generate_actions(&pos, &mut list);
-                let Some(&a) = list.as_slice().iter().find(|a| a.raw() == e.action) else {
-                    break;
-                };
-                current.extend(a.steps());
-                pos.apply_action(a);
-                if pos.steps_left() == 0 {
-                    turns.push(std::mem::take(&mut current));
-                    pos.pass_turn();
-                }
+                turns.push(std::mem::take(&mut current));
+                pos.pass_turn();
+                continue;
+            }
+            let mut list = ActionList::new();
+            generate_actions(&pos, &mut list);
+            let Some(&a) = list.as_slice().iter().find(|a| a.raw() == e.action) else {
+                break;
+            };
+            current.extend(a.steps());
+            pos.apply_action(a);
+            if pos.steps_left() == 0 {
+                turns.push(std::mem::take(&mut current));
+                pos.pass_turn();
             }
         }
-        format_pv(root, &turns).unwrap_or_default()
     }
+    format_pv(root, &turns).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! (depth, score, nodes, speed, PV) and the best move.
 
 use crate::board::Game;
-use crate::search::{Limits, Report, Searcher};
+use crate::search::{Limits, Params, Report, Searcher};
 use crate::tools::movecount::load_position;
 use anyhow::{Context, Result};
 use std::sync::atomic::AtomicBool;
@@ -14,6 +14,7 @@ pub struct AnalyzeOptions {
     pub depth: Option<u32>,
     pub hash_mb: usize,
     pub threads: usize,
+    pub params: Params,
 }
 
 fn print_report(r: &Report) {
@@ -38,6 +39,7 @@ pub fn run(position: &str, opts: &AnalyzeOptions) -> Result<()> {
         return Ok(());
     }
     let mut searcher = Searcher::new(opts.hash_mb, opts.threads);
+    searcher.set_params(opts.params.clone());
     let limits = Limits {
         soft: opts.time.map(Duration::from_secs_f64),
         hard: opts.time.map(|t| Duration::from_secs_f64(t * 1.5)),

@@ -2,5 +2,7 @@
 //! and other front ends can call them.
 
 pub mod analyze;
+pub mod bench;
 pub mod movecount;
 pub mod replay;
+pub mod selfplay;

@@ -1,0 +1,88 @@
+//! `aamir bench`: a fixed set of positions searched to a fixed depth on one
+//! thread with a fresh table each, printing speed and, last, a total node
+//! count that is the same on every run and machine (the search has no
+//! randomness and no time checks at a fixed depth). A change that should not
+//! alter the search must keep that number.
+
+use crate::board::Game;
+use crate::board::notation::parse_side_and_board;
+use crate::search::{Limits, Params, Searcher};
+use anyhow::Result;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// The bench positions: the usual opening and positions from real games
+/// of the February 2026 archive (game id and move index in the comment).
+pub const POSITIONS: &[&str] = &[
+    "g [rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]",
+    // 669182, after the setups
+    "g [rrrrrrrrdhcmcehd                                RHDMEDHRRRRCCRRR]",
+    // 669261 move 99
+    "s [rrrc  rr           ch d  Dr    d m     r    e  E      hR    R   ]",
+    // 669155 move 10
+    "g [r rr rrrrcrddchh m    eH      E          M HR     RR RR CCRRRDD ]",
+    // 669216 move 15
+    "s [  rccrr   dhedh          m EH   D M   rDR     H   C  C   RRRRRRR]",
+    // 669243 move 62
+    "g [ r  rr rr rr  d  hRE      e     R        D D  MR  C  C  RR RR  R]",
+    // 669138 move 53
+    "s [  rrr  rrcr  rc R  dd h H     H  Em     h De RCR CRDM     R R  R]",
+    // 669125 move 94
+    "g [       r   HdM c    rhrR r  CDRC D   RR  E      Rre  R   RR     ]",
+    // 669242 move 18
+    "g [rrrccrrrrdm  d r h E  h      e R         D  C   R HMCDH RRR  RRR]",
+    // 669188 move 43
+    "s [    rr   cr  r        c    rd  rdr   e M H DE ChrR  mRR CRRRDR R]",
+    // 669263 move 56
+    "g [  r rrrrrcr drc    h     mH    H    EC     Me  R RR DCh R  R  D ]",
+    // 669181 move 19
+    "s [rrr rrrr  d     cM r  Hd       C  H  E  CD  eh  R    D   RRRRRRR]",
+    // 669171 move 55
+    "s [r  r  r  rD rr  r     c  HE  e r      hR   R  R dCR  D  R   R   ]",
+];
+
+/// Default bench depth in steps.
+pub const DEFAULT_DEPTH: u32 = 8;
+
+/// Runs the bench and returns the total node count.
+pub fn run(depth: u32, hash_mb: usize, params: &Params, verbose: bool) -> Result<u64> {
+    let stop = AtomicBool::new(false);
+    let mut total_nodes = 0u64;
+    let t0 = Instant::now();
+    for (i, text) in POSITIONS.iter().enumerate() {
+        let pos = parse_side_and_board(text)?;
+        let game = Game::from_position(pos, 1);
+        let mut searcher = Searcher::new(hash_mb, 1);
+        searcher.set_params(params.clone());
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let t = Instant::now();
+        let r = searcher.search(&game, &limits, &stop, &mut |_| {});
+        let dt = t.elapsed().as_secs_f64();
+        let (nodes, best, score) =
+            r.map_or((0, "-".to_string(), 0), |r| (r.nodes, r.best, r.score));
+        total_nodes += nodes;
+        if verbose {
+            println!(
+                "{:2} nodes {:>11} time {:>7.3}s nps {:>9.0} score {:>6} best {}",
+                i + 1,
+                nodes,
+                dt,
+                nodes as f64 / dt.max(1e-9),
+                score,
+                best
+            );
+        }
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    println!(
+        "depth {depth}, {} positions, {:.3}s, {:.0} nodes/s",
+        POSITIONS.len(),
+        secs,
+        total_nodes as f64 / secs.max(1e-9)
+    );
+    println!("nodes {total_nodes}");
+    Ok(total_nodes)
+}
