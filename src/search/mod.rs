@@ -8,6 +8,7 @@
 pub mod alphabeta;
 pub mod params;
 pub mod tt;
+pub mod variants;
 
 use crate::board::notation::{format_pv, format_steps};
 use crate::board::stepgen::{ActionList, generate_actions};
