@@ -313,6 +313,25 @@ mod tests {
     }
 
     #[test]
+    fn arbitrary_text_never_panics() {
+        use rand::rngs::StdRng;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(1);
+        let alphabet: Vec<char> = "aeimnosgw []EMHDCRemhdcrx12345678 \t\u{0}é\u{fffd}"
+            .chars()
+            .collect();
+        for _ in 0..20_000 {
+            let len = rng.random_range(0..90);
+            let line: String = (0..len)
+                .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+                .collect();
+            for prefix in ["", "makemove ", "setposition g ", "setoption name "] {
+                let _ = parse_command(&format!("{prefix}{line}"));
+            }
+        }
+    }
+
+    #[test]
     fn replies() {
         assert_eq!(reply::info("depth", "8+"), "info depth 8+");
         assert_eq!(reply::log("Error: a\nb"), "log Error: a b");

@@ -771,7 +771,7 @@ impl<S: SearchBackend> Engine<S> {
     /// Waits for the stopped search `id` to answer, so that the `bestmove`
     /// comes before anything sent after `stop` is handled (a `makemove`
     /// would otherwise silence it). A search slower than [`STOP_WAIT`] to
-    /// return is answered for. `quit` or end of input cut the wait short.
+    /// return is answered for.
     fn await_answer(&mut self, id: u64) {
         let give_up = Instant::now() + STOP_WAIT;
         let owed = |e: &Self| e.running.as_ref().is_some_and(|r| r.id == id && !r.silent);
@@ -787,13 +787,7 @@ impl<S: SearchBackend> Engine<S> {
                 .recv_timeout(until.saturating_duration_since(now))
             {
                 Ok(Event::SearchDone(f)) => self.on_finished(*f),
-                Ok(ev) => {
-                    let urgent = ends_session(&ev);
-                    self.deferred.push_back(ev);
-                    if urgent {
-                        return;
-                    }
-                }
+                Ok(ev) => self.deferred.push_back(ev),
                 Err(RecvTimeoutError::Timeout) => self.on_timer(),
                 Err(RecvTimeoutError::Disconnected) => return,
             }
@@ -842,22 +836,31 @@ impl<S: SearchBackend> Engine<S> {
 
     /// Waits for an interrupted search to hand the searcher back; its
     /// stop flag is already up, so this is the search's stop latency.
+    /// Past [`STOP_WAIT`], a waiting `quit` or end of input ends the wait
+    /// (false) rather than be held up by a search that does not stop.
     fn reclaim_searcher(&mut self) -> bool {
         let start = Instant::now();
+        let mut quitting = false;
         while self.searcher.is_none() {
             if self.running.is_none() {
                 // Lost (a thread that could not start): make a new one.
                 self.searcher = Some(S::create(self.hash_mb, self.threads));
                 break;
             }
-            match self.events.recv_timeout(Duration::from_secs(1)) {
+            let waited = start.elapsed();
+            if quitting && waited >= STOP_WAIT {
+                return false;
+            }
+            let wait = if quitting {
+                STOP_WAIT - waited
+            } else {
+                Duration::from_secs(1)
+            };
+            match self.events.recv_timeout(wait) {
                 Ok(Event::SearchDone(f)) => self.on_finished(*f),
                 Ok(ev) => {
-                    let urgent = ends_session(&ev);
+                    quitting |= ends_session(&ev);
                     self.deferred.push_back(ev);
-                    if urgent {
-                        return false;
-                    }
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     log::warn!(
@@ -1468,6 +1471,98 @@ mod tests {
         // And the session goes on.
         s.send("isready");
         s.until("readyok", 5.0);
+    }
+
+    #[test]
+    fn random_input_never_panics() {
+        use rand::RngExt;
+        use rand::seq::IndexedRandom;
+        // Known message words (an unknown one would end the session) with
+        // arguments drawn from pieces of real messages and random bytes.
+        let words = [
+            "isready",
+            "newgame",
+            "setposition",
+            "setoption",
+            "makemove",
+            "go",
+            "stop",
+            "aei",
+        ];
+        let pieces = [
+            "name",
+            "value",
+            "ponder",
+            "g",
+            "s",
+            "w",
+            "b",
+            "[",
+            "]",
+            "tcmove",
+            "hash",
+            "depth",
+            "greserve",
+            "moveused",
+            "seed",
+            "threads",
+            "-1",
+            "0",
+            "1e9",
+            "NaN",
+            "3.5",
+            "Ee2n",
+            "Ra1",
+            "rc6x",
+            "ed7s",
+            "Hh2",
+            "x",
+            "Ed2q",
+            "[rrrrrrrrhdcemcdh",
+            "HDCMECDHRRRRRRRR]",
+            "\u{0}",
+            "é",
+            "   ",
+        ];
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut input = String::from("aei\nnewgame\n");
+        for i in 0..3000 {
+            if i % 400 == 0 {
+                input.push_str(&format!("{OPENING}\n"));
+            }
+            let mut line = words.choose(&mut rng).unwrap().to_string();
+            for _ in 0..rng.random_range(0..5) {
+                line.push(' ');
+                if rng.random_bool(0.2) {
+                    let len = rng.random_range(1..6);
+                    line.extend((0..len).map(|_| rng.random_range(' '..='~')));
+                } else {
+                    line.push_str(pieces.choose(&mut rng).unwrap());
+                }
+            }
+            // `go` with no limits would search until stopped.
+            if line.starts_with("go") {
+                line.push_str("\nstop");
+            }
+            input.push_str(&line);
+            input.push('\n');
+        }
+        let (exit, lines) = session(&input);
+        assert_eq!(exit, Exit::EndOfInput);
+        let known = [
+            "protocol-version",
+            "id",
+            "aeiok",
+            "readyok",
+            "bestmove",
+            "info",
+            "log",
+        ];
+        for l in &lines {
+            let word = l.split(' ').next().unwrap_or("");
+            assert!(known.contains(&word), "{l:?}");
+        }
+        assert!(lines.iter().filter(|l| l.starts_with("readyok")).count() > 30);
     }
 
     #[test]
