@@ -13,6 +13,11 @@ use thiserror::Error;
 /// Largest transposition table accepted, in MB: more than any machine this
 /// runs on, small enough that the byte count cannot overflow.
 pub const MAX_HASH_MB: usize = 1 << 20;
+/// Longest time accepted, in seconds (about 30 years): keeps all clock
+/// arithmetic far from overflow.
+pub const MAX_SECONDS: f64 = 1e9;
+/// Largest `tcpercent` accepted.
+pub const MAX_PERCENT: f64 = 10_000.0;
 /// Most search threads accepted.
 pub const MAX_THREADS: usize = 256;
 
@@ -111,7 +116,10 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<Parsed, OptionErr
             warning = Some(format!("option `{key}`: negative time {x} s read as 0 s"));
             return Ok(Duration::ZERO);
         }
-        Duration::try_from_secs_f64(x).map_err(|_| bad("is too large a time"))
+        if x > MAX_SECONDS {
+            return Err(bad(&format!("is more than {MAX_SECONDS} seconds")));
+        }
+        Ok(Duration::from_secs_f64(x))
     };
     let whole = |what: &str| -> Result<u64, OptionError> {
         let x = number()?;
@@ -126,8 +134,8 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<Parsed, OptionErr
         "tcreserve" => O::TcReserve(seconds()?),
         "tcpercent" => {
             let x = number()?;
-            if !(0.0..=1e6).contains(&x) {
-                return Err(bad("is not a percentage from 0 up"));
+            if !(0.0..=MAX_PERCENT).contains(&x) {
+                return Err(bad(&format!("is not a percentage from 0 to {MAX_PERCENT}")));
             }
             O::TcPercent(x.round() as u32)
         }
@@ -325,6 +333,8 @@ mod tests {
             ("seed", "-1"),
             ("rated", "maybe"),
             ("tcpercent", "-5"),
+            ("tcpercent", "20000"),
+            ("tcmove", "1e10"),
         ] {
             let e = parse_option(name, Some(value)).expect_err(value);
             assert!(!e.is_warning());

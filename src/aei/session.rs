@@ -642,14 +642,15 @@ impl<S: SearchBackend> Engine<S> {
         {
             // An update for the turn being searched (gameroom sends one):
             // it can only bring the loop's deadlines forward.
-            if let (Some(plan), Some(start)) = (r.plan.as_mut(), at.checked_sub(used))
-                && start < plan.turn_start
-            {
-                let shift = plan.turn_start - start;
-                plan.turn_start = start;
-                r.stop_at = r.stop_at.map(|t| t.checked_sub(shift).unwrap_or(t));
-                r.answer_by = r.answer_by.map(|t| t.checked_sub(shift).unwrap_or(t));
-                log::debug!("moveused {used:?}: deadlines brought forward by {shift:?}");
+            if let Some(plan) = r.plan.as_mut() {
+                let shift = plan.update_used(used, at);
+                if !shift.is_zero() {
+                    let now = Instant::now();
+                    let earlier = |t: Instant| t.checked_sub(shift).unwrap_or(now);
+                    r.stop_at = r.stop_at.map(earlier);
+                    r.answer_by = r.answer_by.map(earlier);
+                    log::debug!("moveused {used:?}: deadlines brought forward by {shift:?}");
+                }
             }
             return;
         }
@@ -830,8 +831,7 @@ impl<S: SearchBackend> Engine<S> {
             return;
         }
         self.out.line(reply::bestmove(&setup));
-        let used = Instant::now().saturating_duration_since(plan.turn_start);
-        self.clock.end_turn(color, used, true);
+        self.clock.end_turn(color, plan.spent(Instant::now()), true);
     }
 
     /// Waits for an interrupted search to hand the searcher back; its
@@ -892,7 +892,7 @@ impl<S: SearchBackend> Engine<S> {
         let (plan, sched) = match kind {
             SearchKind::Go => {
                 let plan = self.clock.start_turn(side, self.game.move_number(), at);
-                let spent = now.saturating_duration_since(plan.turn_start);
+                let spent = plan.spent(now);
                 let sched = schedule(&plan.budget, spent, &self.clock.params);
                 log::debug!(
                     "{} {}: reserve {:?}, budget {:?}, from now {:?}",
@@ -964,8 +964,9 @@ impl<S: SearchBackend> Engine<S> {
             answer_ponder: false,
             game,
             started: now,
-            stop_at: sched.stop_at.map(|d| now + d),
-            answer_by: sched.answer_by.map(|d| now + d),
+            // Too far ahead to represent: no timer.
+            stop_at: sched.stop_at.and_then(|d| now.checked_add(d)),
+            answer_by: sched.answer_by.and_then(|d| now.checked_add(d)),
             plan,
             best_so_far,
         });
@@ -1025,8 +1026,8 @@ impl<S: SearchBackend> Engine<S> {
         };
         self.out.line(reply::bestmove(&mv));
         if let Some(plan) = plan {
-            let used = Instant::now().saturating_duration_since(plan.turn_start);
-            self.clock.end_turn(game.side(), used, false);
+            self.clock
+                .end_turn(game.side(), plan.spent(Instant::now()), false);
         }
     }
 }

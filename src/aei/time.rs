@@ -215,10 +215,29 @@ pub struct Clock {
 /// A planned turn.
 #[derive(Clone, Debug)]
 pub struct TurnPlan {
-    /// When the turn began on the controller's clock (as far as we know).
-    pub turn_start: Instant,
+    /// When `go` arrived.
+    pub go_at: Instant,
+    /// Time the turn had already used by then (`moveused`).
+    pub used_before: Duration,
     pub budget: Budget,
     pub reserve: Duration,
+}
+
+impl TurnPlan {
+    /// Time the turn has used at `now`, on the controller's clock.
+    pub fn spent(&self, now: Instant) -> Duration {
+        self.used_before
+            .saturating_add(now.saturating_duration_since(self.go_at))
+    }
+
+    /// A later `moveused`, received at `at`: keeps whichever count says
+    /// more time is gone, and returns by how much this one added.
+    pub fn update_used(&mut self, used: Duration, at: Instant) -> Duration {
+        let before = self.spent(at);
+        let behind = used.saturating_sub(before);
+        self.used_before = self.used_before.saturating_add(behind);
+        behind
+    }
 }
 
 impl Clock {
@@ -295,7 +314,6 @@ impl Clock {
             }
         }
         let used = std::mem::take(&mut self.move_used);
-        let turn_start = go_at.checked_sub(used).unwrap_or(go_at);
         let reserve = self.reserve(side);
         let turns_left = (self.tc.turns > 0)
             .then(|| self.tc.turns.saturating_sub(move_number).saturating_add(1));
@@ -303,11 +321,14 @@ impl Clock {
             tc: self.tc,
             timed: self.timed(side),
             reserve,
-            game_elapsed: self.game_elapsed(turn_start),
+            // At `go`, not at the turn's start: counts the turn's own
+            // `moveused` twice against `tctotal`, the safe side.
+            game_elapsed: self.game_elapsed(go_at),
             turns_left,
         };
         TurnPlan {
-            turn_start,
+            go_at,
+            used_before: used,
             budget: budget(&inputs, &self.params),
             reserve,
         }
@@ -546,11 +567,39 @@ mod tests {
         let go_at = t0 + s(5.0);
         let plan = c.start_turn(Color::Gold, 10, go_at);
         assert_eq!(plan.reserve, s(30.0));
-        assert_eq!(plan.turn_start, go_at - s(2.0));
+        assert_eq!(plan.spent(go_at + s(1.0)), s(3.0));
         assert_eq!(plan.budget.deadline, Some(s(45.0)));
         // moveused applies to one turn only.
         let plan = c.start_turn(Color::Gold, 11, go_at);
-        assert_eq!(plan.turn_start, go_at);
+        assert_eq!(plan.spent(go_at + s(1.0)), s(1.0));
+    }
+
+    #[test]
+    fn later_moveused_only_adds_time() {
+        let t0 = Instant::now();
+        let mut c = Clock::new(t0);
+        c.apply(&AeiOption::TcMove(s(30.0)));
+        c.apply(&AeiOption::MoveUsed(s(2.0)));
+        let mut plan = c.start_turn(Color::Gold, 5, t0);
+        // 1 s after `go` the controller counts 10 s gone: 7 s more than us.
+        assert_eq!(plan.update_used(s(10.0), t0 + s(1.0)), s(7.0));
+        assert_eq!(plan.spent(t0 + s(1.0)), s(10.0));
+        // One that counts less changes nothing.
+        assert_eq!(plan.update_used(s(1.0), t0 + s(2.0)), Duration::ZERO);
+        assert_eq!(plan.spent(t0 + s(2.0)), s(11.0));
+        // A huge one does not overflow.
+        plan.update_used(Duration::MAX, t0 + s(2.0));
+        assert_eq!(plan.spent(t0 + s(3.0)), Duration::MAX);
+    }
+
+    #[test]
+    fn only_tcmove_sent() {
+        let t0 = Instant::now();
+        let mut c = Clock::new(t0);
+        c.apply(&AeiOption::TcMove(s(5.0)));
+        let plan = c.start_turn(Color::Silver, 3, t0);
+        assert_eq!(plan.budget.deadline, Some(s(5.0)));
+        assert!(plan.budget.hard.unwrap() < s(5.0));
     }
 
     #[test]
