@@ -32,10 +32,10 @@ fn roundrobin_against_simple_engine() {
     std::fs::create_dir_all(&work).unwrap();
     let pgn = work.join("games.pgn");
     let rounds = 2;
-    // 1 s a move, 5 s reserve; at most 25 turns so that two games stay
-    // well under a minute whatever the search spends.
+    // 1 s a move, 5 s reserve; at most 20 turns so that two games stay
+    // around a minute even if the search spends its whole budget.
     let config = format!(
-        "[global]\nrounds = {rounds}\ntimecontrol = 1s/5s/100/0/25t\nbots = aamir Random\npgn_filename = {}\n\n\
+        "[global]\nrounds = {rounds}\ntimecontrol = 1s/5s/100/0/20t\nbots = aamir Random\npgn_filename = {}\n\n\
          [aamir]\ncmdline = '{}'\n\n[Random]\ncmdline = '{}'\n",
         pgn.display(),
         env!("CARGO_BIN_EXE_aamir"),
