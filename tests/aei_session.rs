@@ -88,6 +88,15 @@ fn ponder_interrupted_by_makemove_gives_no_bestmove() {
     e.send("isready");
     let got = e.until("readyok", 10.0);
     assert!(bestmoves(&texts(&got)).is_empty(), "{got:?}");
+    // The ponder is over: nothing left for `stop` to answer.
+    e.send("stop");
+    e.send("isready");
+    let got = texts(&e.until("readyok", 10.0));
+    assert!(bestmoves(&got).is_empty(), "{got:?}");
+    assert!(
+        got.iter().any(|l| l.starts_with("log Warning: `stop`")),
+        "{got:?}"
+    );
     // Silver's turn now, searched for real.
     e.send("go");
     e.send("stop");

@@ -1351,6 +1351,16 @@ mod tests {
         s.send("isready");
         let got = s.until("readyok", 5.0);
         assert!(Live::bestmoves(&got).is_empty(), "{got:?}");
+        // The ponder is over: nothing left for `stop` to answer.
+        s.send("stop");
+        s.send("isready");
+        let got = s.until("readyok", 5.0);
+        assert!(Live::bestmoves(&got).is_empty(), "{got:?}");
+        assert!(
+            got.iter()
+                .any(|(_, l)| l.starts_with("log Warning: `stop`")),
+            "{got:?}"
+        );
         // Now silver's turn, searched for real.
         s.send("go");
         s.send("stop");
@@ -1360,6 +1370,25 @@ mod tests {
         g.play(&Live::bestmoves(&got)[0]).unwrap();
         let rest = s.quiet(0.2);
         assert!(rest.iter().all(|l| !l.starts_with("bestmove")), "{rest:?}");
+    }
+
+    #[test]
+    fn makemove_during_go_gives_no_bestmove() {
+        let mut s = Live::start::<Endless>();
+        s.send(OPENING);
+        s.send("go");
+        s.until("info depth", 5.0);
+        let (mv, _) = first_legal(&opening_game());
+        s.send(&format!("makemove {mv}"));
+        s.send("stop");
+        s.send("isready");
+        let got = s.until("readyok", 5.0);
+        assert!(Live::bestmoves(&got).is_empty(), "{got:?}");
+        assert!(
+            got.iter()
+                .any(|(_, l)| l.starts_with("log Warning: `stop`")),
+            "{got:?}"
+        );
     }
 
     #[test]
