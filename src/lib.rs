@@ -3,6 +3,7 @@
 //! - [`aei`]: the Arimaa Engine Interface session controllers talk to.
 //! - [`board`]: the rules, exact to the letter: positions, steps, turns,
 //!   game end, notation and records.
+//! - [`eval`]: static evaluation in centi-rabbits.
 //! - [`search`]: finding the best turn within time and depth limits.
 //! - [`timecontrol`]: time controls and the clock arithmetic controllers use.
 //! - [`tools`]: the command-line tools built on them (move counting,
@@ -10,6 +11,7 @@
 
 pub mod aei;
 pub mod board;
+pub mod eval;
 pub mod search;
 pub mod timecontrol;
 pub mod tools;
