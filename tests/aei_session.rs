@@ -46,9 +46,12 @@ fn isready_while_searching_and_stop() {
     e.send(OPENING);
     // No time limits: the search runs until `stop`.
     let go = e.send("go");
-    e.send("isready");
-    let got = e.until("readyok", 10.0);
-    let ready = got.last().unwrap().0 - go;
+    // Once it has reported progress, it is surely under way.
+    let mut got = e.until("info depth", 20.0);
+    let asked = e.send("isready");
+    got.extend(e.until("readyok", 10.0));
+    let ready = got.last().unwrap().0 - asked;
+    eprintln!("first progress {:?} after go", got[0].0 - go);
     let stop = e.send("stop");
     e.send("isready");
     let mut all = got.clone();
@@ -62,7 +65,7 @@ fn isready_while_searching_and_stop() {
         .unwrap()
         .0;
     eprintln!(
-        "readyok {ready:?} after go; bestmove {:?} after stop (negative: the search had already ended)",
+        "readyok {ready:?} after isready; bestmove {:?} after stop (negative: the search had already ended)",
         answered
             .checked_duration_since(stop)
             .map_or_else(|| format!("-{:?}", stop - answered), |d| format!("{d:?}"))
