@@ -1,5 +1,6 @@
 //! aamir: an Arimaa engine.
 //!
+//! - [`aei`]: the Arimaa Engine Interface session controllers talk to.
 //! - [`board`]: the rules, exact to the letter: positions, steps, turns,
 //!   game end, notation and records.
 //! - [`eval`]: static evaluation in centi-rabbits.
@@ -8,6 +9,7 @@
 //! - [`tools`]: the command-line tools built on them (move counting,
 //!   record replay).
 
+pub mod aei;
 pub mod board;
 pub mod eval;
 pub mod search;
