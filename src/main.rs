@@ -59,6 +59,16 @@ enum Command {
         /// Search parameters to change, `name=value,...`.
         #[arg(long, default_value = "")]
         params: String,
+        /// Compare minimax, alpha-beta, fail-soft, alpha-beta with a table
+        /// and the engine at depths 1..=depth instead.
+        #[arg(long)]
+        variants: bool,
+        /// With --variants: how many of the bench positions.
+        #[arg(long, default_value_t = 6)]
+        positions: usize,
+        /// With --variants: node cap per search (deeper depths are skipped).
+        #[arg(long, default_value_t = 20_000_000)]
+        node_cap: u64,
     },
     /// Development: an in-process match between two search settings.
     #[command(hide = true)]
@@ -128,8 +138,16 @@ fn main() -> Result<()> {
         }
         Some(Command::Bench {
             depth,
+            variants: true,
+            positions,
+            node_cap,
+            ..
+        }) => tools::bench::run_variants(depth, positions, node_cap),
+        Some(Command::Bench {
+            depth,
             hash,
             params,
+            ..
         }) => {
             let mut p = aamir::search::Params::default();
             p.apply(&params).map_err(anyhow::Error::msg)?;

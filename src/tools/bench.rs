@@ -86,3 +86,112 @@ pub fn run(depth: u32, hash_mb: usize, params: &Params, verbose: bool) -> Result
     println!("nodes {total_nodes}");
     Ok(total_nodes)
 }
+
+/// `aamir bench --variants`: the same positions searched to depths
+/// 1..=max_depth with each textbook variant and with the engine; prints the
+/// mean nodes per position per depth and effective branching factors.
+/// Minimax, alpha-beta and fail-soft must agree on every value; any
+/// disagreement is printed and makes the command fail.
+pub fn run_variants(max_depth: u32, positions: usize, node_cap: u64) -> Result<()> {
+    use crate::eval::Evaluator;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::variants::{Variant, VariantSearch};
+    let eval = Evaluator::default();
+    let positions: Vec<_> = POSITIONS
+        .iter()
+        .take(positions.clamp(1, POSITIONS.len()))
+        .map(|t| parse_side_and_board(t))
+        .collect::<Result<_, _>>()?;
+    let names: Vec<&str> = Variant::ALL
+        .iter()
+        .map(|v| v.name())
+        .chain(["engine"])
+        .collect();
+    // nodes[variant][depth-1] summed over positions; None once capped.
+    let mut nodes: Vec<Vec<Option<u64>>> = vec![vec![Some(0); max_depth as usize]; names.len()];
+    let mut disagreements = 0;
+    for pos in &positions {
+        for d in 1..=max_depth {
+            let di = d as usize - 1;
+            let mut values: Vec<(Variant, i32)> = Vec::new();
+            for (vi, &v) in Variant::ALL.iter().enumerate() {
+                if nodes[vi][di].is_none() || (di > 0 && nodes[vi][di - 1].is_none()) {
+                    nodes[vi][di] = None;
+                    continue;
+                }
+                let tt = TranspositionTable::new(64);
+                let mut s = VariantSearch::new(v, &eval, Some(&tt), node_cap);
+                let value = s.root(pos, d as i32);
+                if s.capped {
+                    nodes[vi][di] = None;
+                    continue;
+                }
+                nodes[vi][di] = nodes[vi][di].map(|n| n + s.nodes);
+                values.push((v, value));
+            }
+            let exact: Vec<_> = values
+                .iter()
+                .filter(|(v, _)| *v != Variant::FailSoftTt)
+                .collect();
+            if exact.windows(2).any(|w| w[0].1 != w[1].1) {
+                disagreements += 1;
+                println!(
+                    "DISAGREE depth {d} on {}: {exact:?}",
+                    crate::board::notation::board_string(pos)
+                );
+            }
+            let ei = names.len() - 1;
+            if nodes[ei][di].is_some() {
+                let game = Game::from_position(pos.clone(), 1);
+                let mut searcher = Searcher::new(64, 1);
+                let stop = AtomicBool::new(false);
+                let limits = Limits {
+                    depth: Some(d),
+                    nodes: Some(node_cap),
+                    ..Limits::default()
+                };
+                let r = searcher.search(&game, &limits, &stop, &mut |_| {});
+                match r {
+                    Some(r) if r.depth == d => nodes[ei][di] = nodes[ei][di].map(|n| n + r.nodes),
+                    _ => nodes[ei][di] = None,
+                }
+            }
+        }
+    }
+    let np = positions.len() as f64;
+    print!("{:<14}", "depth");
+    for d in 1..=max_depth {
+        print!("{d:>12}");
+    }
+    println!("{:>8}", "EBF");
+    for (vi, name) in names.iter().enumerate() {
+        print!("{name:<14}");
+        let means: Vec<Option<f64>> = nodes[vi].iter().map(|n| n.map(|n| n as f64 / np)).collect();
+        for m in &means {
+            match m {
+                Some(m) => print!("{m:>12.0}"),
+                None => print!("{:>12}", "-"),
+            }
+        }
+        // Effective branching factor: geometric mean of the ratio of
+        // successive depths over the last three depths that finished (the
+        // engine's first four depths all cost one full-turn root).
+        let done: Vec<f64> = means.iter().map_while(|m| *m).collect();
+        let from = done.len().saturating_sub(3);
+        let ebf = if done.len() - from >= 2 {
+            (done[done.len() - 1] / done[from]).powf(1.0 / (done.len() - 1 - from) as f64)
+        } else {
+            f64::NAN
+        };
+        println!("{ebf:>8.2}");
+    }
+    println!(
+        "{} positions, node cap {node_cap} per search ('-': over the cap)",
+        positions.len()
+    );
+    if disagreements > 0 {
+        anyhow::bail!("{disagreements} disagreements between minimax, alpha-beta and fail-soft");
+    }
+    println!("minimax, alpha-beta and fail-soft agree at every depth shown");
+    Ok(())
+}
