@@ -87,6 +87,9 @@ enum Command {
         /// Fixed depth in steps (both sides).
         #[arg(long)]
         depth: Option<u32>,
+        /// Node budget per move (both sides): load-independent.
+        #[arg(long)]
+        nodes: Option<u64>,
         #[arg(long, default_value_t = 1)]
         concurrency: usize,
         /// Archive whose games' setups are the openings.
@@ -159,6 +162,7 @@ fn main() -> Result<()> {
             games,
             movetime,
             depth,
+            nodes,
             concurrency,
             openings,
             max_turns,
@@ -170,7 +174,7 @@ fn main() -> Result<()> {
                     params: p,
                     movetime: movetime.map(std::time::Duration::from_millis),
                     depth,
-                    nodes: None,
+                    nodes,
                 })
             };
             tools::selfplay::run(

@@ -7,6 +7,7 @@
 //! a warning, since counting it as time we have would risk a loss.
 
 use crate::board::Color;
+use crate::search::Params;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -59,6 +60,9 @@ pub enum AeiOption {
     Seed(Option<u64>),
     /// `threads` (aamir): search threads.
     Threads(usize),
+    /// A search parameter (aamir), by name and checked value text: see
+    /// `search::Params`.
+    SearchParam(String, String),
 }
 
 /// An option and anything worth warning the controller about.
@@ -182,6 +186,11 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<Parsed, OptionErr
                 return Err(bad(&format!("is not between 1 and {MAX_THREADS}")));
             }
             O::Threads(n as usize)
+        }
+        k if Params::NAMES.contains(&k) => {
+            let v = need()?;
+            Params::default().set(k, v).map_err(|e| bad(&e))?;
+            O::SearchParam(k.to_string(), v.to_string())
         }
         _ => {
             return Err(OptionError::Unknown {
@@ -318,6 +327,10 @@ mod tests {
         assert_eq!(get("seed", "42"), AeiOption::Seed(Some(42)));
         assert_eq!(get("seed", "none"), AeiOption::Seed(None));
         assert_eq!(get("threads", "2"), AeiOption::Threads(2));
+        assert_eq!(
+            get("Root_LMR", "4"),
+            AeiOption::SearchParam("root_lmr".into(), "4".into())
+        );
     }
 
     #[test]
@@ -335,6 +348,8 @@ mod tests {
             ("tcpercent", "-5"),
             ("tcpercent", "20000"),
             ("tcmove", "1e10"),
+            ("killers", "many"),
+            ("pvs", "2"),
         ] {
             let e = parse_option(name, Some(value)).expect_err(value);
             assert!(!e.is_warning());

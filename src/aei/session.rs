@@ -26,7 +26,7 @@ use super::setup::choose_setup;
 use super::time::{Clock, TurnPlan, schedule};
 use crate::board::notation::format_steps;
 use crate::board::{Color, Game, Phase, Position};
-use crate::search::{Limits, Report, SearchResult, Searcher};
+use crate::search::{Limits, Params, Report, SearchResult, Searcher};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::VecDeque;
@@ -60,6 +60,8 @@ pub trait SearchBackend: Send + 'static {
     fn set_hash_mb(&mut self, mb: usize);
     fn set_threads(&mut self, n: usize);
     fn new_game(&mut self);
+    /// Search parameters (AEI options named after `Params` fields).
+    fn set_params(&mut self, _params: &Params) {}
     fn search(
         &mut self,
         game: &Game,
@@ -81,6 +83,9 @@ impl SearchBackend for Searcher {
     }
     fn new_game(&mut self) {
         Searcher::new_game(self)
+    }
+    fn set_params(&mut self, params: &Params) {
+        Searcher::set_params(self, params.clone())
     }
     fn search(
         &mut self,
@@ -382,6 +387,7 @@ fn first_turn(pv: &str) -> String {
 struct Pending {
     hash_mb: Option<usize>,
     threads: Option<usize>,
+    params: bool,
     new_game: bool,
 }
 
@@ -408,6 +414,7 @@ struct Engine<S: SearchBackend> {
     searcher: Option<S>,
     hash_mb: usize,
     threads: usize,
+    params: Params,
     pending: Pending,
     running: Option<Running>,
     /// The answer of a ponder that ended by itself, for a later `stop`.
@@ -432,6 +439,7 @@ impl<S: SearchBackend> Engine<S> {
             searcher: None,
             hash_mb: DEFAULT_HASH_MB,
             threads: DEFAULT_THREADS,
+            params: Params::default(),
             pending: Pending::default(),
             running: None,
             ponder_answer: None,
@@ -576,6 +584,13 @@ impl<S: SearchBackend> Engine<S> {
         None
     }
 
+    /// A fresh searcher with the session's settings.
+    fn make_searcher(&self) -> S {
+        let mut s = S::create(self.hash_mb, self.threads);
+        s.set_params(&self.params);
+        s
+    }
+
     fn on_aei(&mut self) {
         if self.opened {
             self.out
@@ -590,7 +605,7 @@ impl<S: SearchBackend> Engine<S> {
             .line(format!("id version {}", env!("CARGO_PKG_VERSION")));
         self.out.line("aeiok".into());
         // Only now the heavy part: the tables.
-        self.searcher = Some(S::create(self.hash_mb, self.threads));
+        self.searcher = Some(self.make_searcher());
     }
 
     fn on_newgame(&mut self) {
@@ -671,6 +686,14 @@ impl<S: SearchBackend> Engine<S> {
                 match self.searcher.as_mut() {
                     Some(s) => s.set_threads(n),
                     None => self.pending.threads = Some(n),
+                }
+            }
+            AeiOption::SearchParam(name, value) => {
+                // Checked when parsed, so this cannot fail.
+                let _ = self.params.set(&name, &value);
+                match self.searcher.as_mut() {
+                    Some(s) => s.set_params(&self.params),
+                    None => self.pending.params = true,
                 }
             }
             AeiOption::Depth(d) => self.depth = d,
@@ -844,7 +867,7 @@ impl<S: SearchBackend> Engine<S> {
         while self.searcher.is_none() {
             if self.running.is_none() {
                 // Lost (a thread that could not start): make a new one.
-                self.searcher = Some(S::create(self.hash_mb, self.threads));
+                self.searcher = Some(self.make_searcher());
                 break;
             }
             let waited = start.elapsed();
@@ -925,7 +948,7 @@ impl<S: SearchBackend> Engine<S> {
         let thread_stop = stop.clone();
         let thread_game = game.clone();
         let tx = self.events_tx.clone();
-        let (hash_mb, threads) = (self.hash_mb, self.threads);
+        let (hash_mb, threads, params) = (self.hash_mb, self.threads, self.params.clone());
         let spawned = thread::Builder::new().name("search".into()).spawn(move || {
             let outcome = catch_unwind(AssertUnwindSafe(|| {
                 searcher.search(&thread_game, &limits, &thread_stop, &mut |r: &Report| {
@@ -939,6 +962,7 @@ impl<S: SearchBackend> Engine<S> {
                     // answers with the best move reported or a legal one.
                     log::error!("the search panicked");
                     searcher = S::create(hash_mb, threads);
+                    searcher.set_params(&params);
                     None
                 }
             };
@@ -979,6 +1003,9 @@ impl<S: SearchBackend> Engine<S> {
         }
         if let Some(n) = self.pending.threads.take() {
             searcher.set_threads(n);
+        }
+        if std::mem::take(&mut self.pending.params) {
+            searcher.set_params(&self.params);
         }
         if std::mem::take(&mut self.pending.new_game) {
             searcher.new_game();

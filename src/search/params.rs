@@ -91,14 +91,14 @@ impl Params {
         let flag = || match v {
             "1" | "true" | "on" | "yes" => Ok(true),
             "0" | "false" | "off" | "no" => Ok(false),
-            _ => Err(format!("`{v}` is not a switch value (0/1, true/false)")),
+            _ => Err("is not a switch value (0/1, true/false)".to_string()),
         };
         let int = || {
             v.parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite() && *x >= 0.0 && x.fract() == 0.0 && *x <= 1e6)
                 .map(|x| x as i64)
-                .ok_or_else(|| format!("`{v}` is not a whole number from 0"))
+                .ok_or_else(|| "is not a whole number from 0".to_string())
         };
         match name {
             "pvs" => self.pvs = flag()?,
@@ -123,7 +123,8 @@ impl Params {
             let (n, v) = part
                 .split_once('=')
                 .ok_or_else(|| format!("`{part}` is not name=value"))?;
-            self.set(n.trim(), v)?;
+            self.set(n.trim(), v)
+                .map_err(|e| format!("`{}={}`: {e}", n.trim(), v.trim()))?;
         }
         Ok(())
     }
