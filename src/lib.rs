@@ -1,5 +1,6 @@
 //! aamir: an Arimaa engine.
 //!
+//! - [`arena`]: matches between AEI engines (`aamir match`).
 //! - [`board`]: the rules, exact to the letter: positions, steps, turns,
 //!   game end, notation and records.
 //! - [`search`]: finding the best turn within time and depth limits.
@@ -7,6 +8,7 @@
 //! - [`tools`]: the command-line tools built on them (move counting,
 //!   record replay).
 
+pub mod arena;
 pub mod board;
 pub mod search;
 pub mod timecontrol;

@@ -29,6 +29,9 @@ enum Command {
         /// The archive TSV file.
         file: String,
     },
+    /// Play a match between AEI engines (gauntlet or round robin), or
+    /// `match merge` the summaries of its shards.
+    Match(Box<aamir::arena::cli::MatchArgs>),
 }
 
 fn main() -> Result<()> {
@@ -45,6 +48,7 @@ fn main() -> Result<()> {
             (None, None) => anyhow::bail!("give a position or --suite FILE"),
         },
         Some(Command::Replay { file }) => tools::replay::run(&file),
+        Some(Command::Match(args)) => aamir::arena::cli::main(*args),
         None => anyhow::bail!("the AEI session is not built yet"),
     }
 }
