@@ -6,7 +6,7 @@ use super::runner::{RunOptions, run};
 use super::schedule::{Mode, Shard, fingerprint, pairings, parse_openings};
 use super::spec::parse_engine_spec;
 use super::stats::Sprt;
-use super::summary::{MatchConfig, OpeningsInfo, Summary, merge, report};
+use super::summary::{MatchConfig, OpeningsInfo, Status, Summary, merge, report};
 use crate::timecontrol::TimeControl;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;
@@ -163,7 +163,8 @@ fn run_match(a: MatchArgs) -> Result<()> {
         sprt,
         event: a.event,
     };
-    run(RunOptions {
+    let out = a.out.clone();
+    let s = run(RunOptions {
         config,
         openings,
         concurrency: a.concurrency,
@@ -171,6 +172,14 @@ fn run_match(a: MatchArgs) -> Result<()> {
         out: a.out,
         overwrite: a.overwrite,
     })?;
+    if s.status == Status::Interrupted {
+        bail!(
+            "interrupted after {} of {} games; their results are in {}",
+            s.played,
+            s.scheduled,
+            out.display()
+        );
+    }
     Ok(())
 }
 

@@ -416,7 +416,7 @@ impl EngineProcess {
                 EngineLine::Info(_) | EngineLine::Log(_) => {}
                 other => {
                     return Err(self
-                        .unexpected(other, &text, "waiting for `readyok`")
+                        .unexpected(other, &text, "while not asked to move (before `readyok`)")
                         .into());
                 }
             }

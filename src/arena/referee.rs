@@ -329,16 +329,30 @@ impl<'a> Referee<'a> {
             let total_binds = full < own;
             let whole = whole_seconds(&tc);
             let label = self.game.label();
+            let ready = self.rules.ready_timeout;
             let p = self.procs[side.index()].as_mut().expect("engine started");
+            // `isready` before each turn (off the clock) is a sync point: a
+            // second `bestmove` for the last `go` is always seen before
+            // `readyok` and never taken for the answer to the next `go`.
             let sent = (|| {
-                p.drain()?;
+                p.isready(ready, abort)?;
                 p.setoption("greserve", &fmt_secs(reserves[0], whole))?;
                 p.setoption("sreserve", &fmt_secs(reserves[1], whole))?;
-                p.setoption("moveused", "0")
+                p.setoption("moveused", "0")?;
+                Ok(())
             })();
-            if let Err(f) = sent {
-                return Some(self.forfeit(side, Termination::Crash, f, None));
+            match sent {
+                Ok(()) => {}
+                Err(Failure::Aborted) => return None,
+                Err(Failure::Fault(f)) => {
+                    return Some(self.forfeit(side, Termination::Crash, f, None));
+                }
+                Err(Failure::Timeout) => {
+                    let f = Fault::new(FaultKind::Hang, "no `readyok` before its turn");
+                    return Some(self.forfeit(side, Termination::Crash, f, None));
+                }
             }
+            let p = self.procs[side.index()].as_mut().expect("engine started");
             let start = Instant::now();
             let limit = full.saturating_add(self.rules.margin);
             let deadline = start

@@ -290,6 +290,11 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
             }
             let msg = rx.recv_timeout(Duration::from_millis(100));
             let finished = match msg {
+                Ok(Msg::Done(_)) if status == Status::Sprt => {
+                    // Finished after the test decided: not part of it.
+                    aborted += 1;
+                    false
+                }
                 Ok(Msg::Done(rec)) => {
                     if let Err(e) = appender.add(&rec) {
                         eprintln!("\nwriting the records failed: {e:#}");
@@ -320,7 +325,24 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
                 total,
                 clock(progress.start.elapsed())
             );
-            for (p, &(a, b)) in pairs.iter().enumerate() {
+            if pairs.len() > 1 {
+                // Many pairings: each engine's total keeps the line short.
+                for (k, n) in names.iter().enumerate() {
+                    let (mut w, mut g) = (0, 0);
+                    for (p, &(a, b)) in pairs.iter().enumerate() {
+                        if a == k {
+                            w += wins[p].0;
+                        } else if b == k {
+                            w += wins[p].1;
+                        } else {
+                            continue;
+                        }
+                        g += wins[p].0 + wins[p].1;
+                    }
+                    line.push_str(&format!(" | {n} {w}/{g}"));
+                }
+            }
+            for (p, &(a, b)) in pairs.iter().enumerate().filter(|_| pairs.len() == 1) {
                 let (wa, wb) = wins[p];
                 let e = estimate(wa, wa + wb);
                 line.push_str(&format!(

@@ -144,7 +144,19 @@ pub fn wilson(s: f64, n: f64, z: f64) -> (f64, f64) {
     let z2 = z * z;
     let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = z / (1.0 + z2 / n) * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At 0% and 100% one end is exactly 0 or 1; rounding would otherwise
+    // turn an unbounded Elo into a huge finite one.
+    let lo = if s <= 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if s >= 1.0 {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
 }
 
 /// An SPRT configuration: H0 `elo = elo0` against H1 `elo = elo1`, with

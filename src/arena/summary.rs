@@ -358,6 +358,25 @@ pub fn report(s: &Summary) -> String {
             ));
         }
     }
+    for e in &s.engines {
+        let lost: Vec<String> = e
+            .losses_by
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        out.push_str(&format!(
+            "{}: {} games, {} won, {} lost{}\n",
+            e.name,
+            e.games,
+            e.wins,
+            e.losses,
+            if lost.is_empty() {
+                String::new()
+            } else {
+                format!(" (by {})", lost.join(", "))
+            }
+        ));
+    }
     let faults = s
         .games
         .iter()
