@@ -245,6 +245,13 @@ fn every_kind_of_fault_loses_and_the_match_completes() {
     for code in ["i", "f", "t"] {
         assert!(pgn.contains(&format!("[ResultCode \"{code}\"]")), "{code}");
     }
+    // The clock is refreshed before each `go`.
+    let ex =
+        games(&s).iter().find(|g| g["gold"] == "crash").unwrap()["fault"]["exchange"].to_string();
+    let go = ex.rfind("> go").unwrap();
+    let greserve = ex.rfind("> setoption name greserve value").unwrap();
+    let moveused = ex.rfind("> setoption name moveused value 0").unwrap();
+    assert!(greserve < moveused && moveused < go, "{ex}");
     let failures = std::fs::read_to_string(out.join("failures.txt")).unwrap();
     assert!(failures.contains("fatal: simulated crash at move 2"));
     let hang = s["engines"]
@@ -338,6 +345,90 @@ fn the_turn_limit_is_decided_by_score() {
     }
     assert!(scored > 0, "no game reached the turn limit");
     check_archive(&out, 4);
+}
+
+#[test]
+fn the_clock_follows_the_time_control() {
+    // 1 s a move, 1 s reserve, half of unused move time banked, reserve
+    // capped at 2 s; the fake thinks 1.4 s on its second move.
+    let out = out_dir("clock");
+    let s = run_ok(
+        &[
+            simple_engine("random"),
+            fake("slow", "--fault slow --at 2 --sleep 1.4"),
+        ],
+        &[
+            "--tc",
+            "1s/1s/50/2s",
+            "--games",
+            "2",
+            "--max-turns",
+            "6",
+            "--concurrency",
+            "2",
+        ],
+        &out,
+    );
+    for g in games(&s) {
+        assert_ne!(
+            g["termination"], "time",
+            "game {}: {}",
+            g["id"], g["detail"]
+        );
+        let slow_side = if g["gold"] == "slow" { 'g' } else { 's' };
+        // The reserve after each move, recomputed here from the recorded
+        // move times with the arimaa.com rule.
+        let mut reserve = [1.0f64, 1.0];
+        let mut slow_moves = 0;
+        for (i, m) in g["moves"].as_array().unwrap().iter().enumerate() {
+            let label = m["label"].as_str().unwrap();
+            let side = label.ends_with('s') as usize;
+            let used = m["used"].as_f64().unwrap();
+            if i >= 2 {
+                let r = reserve[side];
+                reserve[side] = if used < 1.0 {
+                    r + 0.5 * (1.0 - used)
+                } else {
+                    (r - (used - 1.0)).max(0.0)
+                }
+                .min(2.0);
+                if label.ends_with(slow_side) {
+                    slow_moves += 1;
+                    if slow_moves == 2 {
+                        assert!(used >= 1.4, "the slow move took {used}");
+                        assert!(reserve[side] < 1.2, "the slow move should eat reserve");
+                    }
+                }
+            }
+            let got = m["reserve"].as_f64().unwrap();
+            assert!(
+                (got - reserve[side]).abs() < 1e-6,
+                "game {} move {label}: reserve {got}, expected {}",
+                g["id"],
+                reserve[side]
+            );
+        }
+        assert!(slow_moves >= 2, "game {} ended too early", g["id"]);
+    }
+}
+
+#[test]
+fn the_game_total_is_decided_by_score() {
+    // A 2 s game total; the fake thinks 0.3 s a move, so the total runs
+    // out after a few moves and the arimaa.com scoring rule decides.
+    let out = out_dir("total");
+    let s = run_ok(
+        &[simple_engine("random"), fake("ponderous", "--delay 0.3")],
+        &["--tc", "1s/1s/100/1s/2s", "--games", "1"],
+        &out,
+    );
+    let g = &games(&s)[0];
+    assert_eq!(g["termination"], "score", "{}", g["detail"]);
+    assert!(g["detail"].as_str().unwrap().contains("total"));
+    assert_eq!(g["winner"], winner_by_score(g["moves"].as_array().unwrap()));
+    let secs = g["seconds"].as_f64().unwrap();
+    assert!((2.0..4.0).contains(&secs), "game took {secs} s");
+    check_archive(&out, 1);
 }
 
 #[test]

@@ -18,6 +18,8 @@ and, with --fault, misbehaves on purpose at its --at'th move of every game
   stale         sends its bestmove twice
   hangready     stops answering at the --at'th `isready` after `newgame`
   handshakehang never answers `aei`
+
+--delay S makes it think S seconds before every move (not setups).
 """
 
 import argparse
@@ -69,6 +71,7 @@ def main():
     ap.add_argument("--at", type=int, default=1)
     ap.add_argument("--sleep", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--delay", type=float, default=0.0)
     args = ap.parse_args()
     random.seed(args.seed)
     fault = args.fault
@@ -77,7 +80,6 @@ def main():
     insetup = True
     moves_made = 0
     games = 0
-    readies_since_newgame = 0
 
     for raw in sys.stdin:
         msg = raw.strip()
@@ -89,7 +91,6 @@ def main():
             send("id author aamir tests")
             send("aeiok")
         elif msg == "isready":
-            readies_since_newgame += 1
             if fault == "hangready" and games >= 1 and games == args.at:
                 time.sleep(3600)
             send("readyok")
@@ -98,7 +99,6 @@ def main():
             insetup = True
             moves_made = 0
             games += 1
-            readies_since_newgame = 0
         elif msg.startswith("setoption"):
             pass
         elif msg.startswith("makemove"):
@@ -147,6 +147,8 @@ def main():
                     continue
                 elif fault == "stale":
                     send("bestmove " + move)
+            if args.delay and not insetup:
+                time.sleep(args.delay)
             send("info score 0")
             send("bestmove " + move)
         elif msg == "stop":
