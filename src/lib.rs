@@ -3,6 +3,7 @@
 //! - [`arena`]: matches between AEI engines (`aamir match`).
 //! - [`board`]: the rules, exact to the letter: positions, steps, turns,
 //!   game end, notation and records.
+//! - [`eval`]: static evaluation in centi-rabbits.
 //! - [`search`]: finding the best turn within time and depth limits.
 //! - [`timecontrol`]: time controls and the clock arithmetic controllers use.
 //! - [`tools`]: the command-line tools built on them (move counting,
@@ -10,6 +11,7 @@
 
 pub mod arena;
 pub mod board;
+pub mod eval;
 pub mod search;
 pub mod timecontrol;
 pub mod tools;

@@ -24,6 +24,23 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         repeat: u32,
     },
+    /// Search a position and print the progress and the best move.
+    Analyze {
+        /// `g [board]` / `s [board]`, or a file with that or a long diagram.
+        position: String,
+        /// Seconds to think (default 5 when no depth is given).
+        #[arg(long)]
+        time: Option<f64>,
+        /// Depth in steps.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
     /// Replay an arimaa.com archive and check every move and ending.
     Replay {
         /// The archive TSV file.
@@ -47,6 +64,21 @@ fn main() -> Result<()> {
             (Some(p), None) => tools::movecount::run_one(&p),
             (None, None) => anyhow::bail!("give a position or --suite FILE"),
         },
+        Some(Command::Analyze {
+            position,
+            time,
+            depth,
+            hash,
+            threads,
+        }) => tools::analyze::run(
+            &position,
+            &tools::analyze::AnalyzeOptions {
+                time,
+                depth,
+                hash_mb: hash,
+                threads,
+            },
+        ),
         Some(Command::Replay { file }) => tools::replay::run(&file),
         Some(Command::Match(args)) => aamir::arena::cli::main(*args),
         None => anyhow::bail!("the AEI session is not built yet"),

@@ -1,14 +1,21 @@
 //! The search: given a game, find the best turn within limits, reporting
 //! progress as it goes.
 //!
-//! This is the interface the AEI session and the tools use. The current body
-//! is a placeholder (one-turn lookahead on material) that the real
-//! iterative-deepening search replaces without changing the interface.
+//! Iterative deepening over depths counted in steps. The root is the list of
+//! every distinct legal turn (third repetitions already excluded), each
+//! searched with the step-based alpha-beta of [`alphabeta`] below it.
 
-use crate::board::notation::format_steps;
-use crate::board::{Color, Game, Kind, Phase, Position, Step};
-use std::sync::atomic::{AtomicBool, Ordering};
+pub mod alphabeta;
+pub mod tt;
+
+use crate::board::notation::{format_pv, format_steps};
+use crate::board::stepgen::{ActionList, generate_actions};
+use crate::board::{Game, Phase, Position, Step};
+use crate::eval::Evaluator;
+use alphabeta::{INF, Worker};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+use tt::{PASS, TranspositionTable, WIN, WIN_BOUND};
 
 /// How long and how deep to search. All fields optional; with none set the
 /// search runs until stopped.
@@ -57,19 +64,39 @@ pub struct SearchResult {
 pub struct Searcher {
     hash_mb: usize,
     threads: usize,
+    tt: Option<TranspositionTable>,
+    eval: Evaluator,
 }
+
+/// One root turn and what the last iteration learnt of it.
+struct RootMove {
+    steps: Vec<Step>,
+    /// The position after the turn, the opponent to move.
+    after: Position,
+    score: i32,
+}
+
+/// Deepest iteration when nothing else limits the search.
+const MAX_DEPTH: u32 = 120;
 
 impl Searcher {
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
         Searcher {
-            hash_mb,
+            hash_mb: hash_mb.max(1),
             threads: threads.max(1),
+            tt: None,
+            eval: Evaluator::default(),
         }
     }
 
-    /// Resizes the transposition table (AEI `hash`, in MB).
+    /// Resizes the transposition table (AEI `hash`, in MB). The memory is
+    /// allocated at the next search, never while answering the handshake.
     pub fn set_hash_mb(&mut self, mb: usize) {
-        self.hash_mb = mb;
+        let mb = mb.max(1);
+        if mb != self.hash_mb {
+            self.hash_mb = mb;
+            self.tt = None;
+        }
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -86,7 +113,16 @@ impl Searcher {
     }
 
     /// Forgets everything learned (AEI `newgame`).
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        if let Some(tt) = &self.tt {
+            tt.clear();
+        }
+    }
+
+    fn table(&mut self) -> &TranspositionTable {
+        let mb = self.hash_mb;
+        self.tt.get_or_insert_with(|| TranspositionTable::new(mb))
+    }
 
     /// Searches the side to move's turn. `None` when the game is over, in
     /// the setup phase, or the side to move has no legal turn.
@@ -97,63 +133,281 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Report),
     ) -> Option<SearchResult> {
+        let start = Instant::now();
         if game.phase() != Phase::Play || game.outcome().is_some() {
             return None;
         }
-        let start = Instant::now();
-        let pos = game.position();
+        let root = game.position().clone();
         let turns = game.legal_turns();
-        let mut best: Option<(i32, usize)> = None;
-        for (i, t) in turns.iter().enumerate() {
-            if i % 256 == 0 && stop.load(Ordering::Relaxed) && best.is_some() {
+        if turns.is_empty() {
+            return None;
+        }
+        crate::eval::material::warm_up();
+        let mut moves: Vec<RootMove> = turns
+            .iter()
+            .map(|t| RootMove {
+                steps: t.steps(),
+                after: t.apply(&root),
+                score: 0,
+            })
+            .collect();
+        self.table();
+        let tt = self.tt.as_ref().expect("table allocated above");
+        tt.new_search();
+        let mut w = Worker {
+            tt,
+            eval: &self.eval,
+            history: game.history(),
+            path: Vec::with_capacity(64),
+            nodes: 0,
+            stop,
+            hard_deadline: limits.hard.map(|h| start + h),
+            node_limit: limits.nodes,
+            aborted: false,
+        };
+
+        let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
+        let mut best_idx = 0usize;
+        let mut best_score = -INF;
+        let mut done_depth = 0u32;
+        let mut last_progress = Instant::now();
+        let mut depth = 4.min(max_depth);
+        loop {
+            // One iteration over every root turn, best first.
+            let mut alpha = -INF;
+            let mut iter_best: Option<usize> = None;
+            for i in 0..moves.len() {
+                let child = &moves[i].after;
+                w.path.clear();
+                w.path.push(child.hash());
+                let s = -w.search(child, child.hash(), depth as i32 - 4, -INF, -alpha, 4);
+                if w.aborted {
+                    break;
+                }
+                moves[i].score = s;
+                if s > alpha {
+                    alpha = s;
+                    iter_best = Some(i);
+                }
+                if last_progress.elapsed() >= Duration::from_secs(1) {
+                    last_progress = Instant::now();
+                    let (bi, bs) = match iter_best {
+                        Some(b) => (b, moves[b].score),
+                        None => (best_idx, best_score),
+                    };
+                    report(&Report {
+                        depth,
+                        in_progress: true,
+                        score: bs,
+                        nodes: w.nodes,
+                        elapsed: start.elapsed(),
+                        pv: self.pv_string(&root, &moves[bi]),
+                        current_move: Some(i as u32 + 1),
+                    });
+                }
+            }
+            // A move proven better than the previous best during an aborted
+            // iteration is kept: the previous best was searched first.
+            if let Some(b) = iter_best
+                && (!w.aborted || b != 0)
+            {
+                best_idx = b;
+                best_score = moves[b].score;
+            }
+            if w.aborted {
                 break;
             }
-            if let Some(h) = limits.hard
-                && best.is_some()
-                && start.elapsed() >= h
+            done_depth = depth;
+            // Best first, the rest by this iteration's (bound) scores.
+            let best = moves.remove(best_idx);
+            moves.sort_by_key(|m| -m.score);
+            moves.insert(0, best);
+            best_idx = 0;
+            best_score = moves[0].score;
+            report(&Report {
+                depth,
+                in_progress: false,
+                score: best_score,
+                nodes: w.nodes,
+                elapsed: start.elapsed(),
+                pv: self.pv_string(&root, &moves[0]),
+                current_move: None,
+            });
+            // A win or loss within the depth searched will not change.
+            let decided = best_score.abs() >= WIN_BOUND && (WIN - best_score.abs()) as u32 <= depth;
+            if depth >= max_depth
+                || decided
+                || moves.len() == 1 && depth >= 8
+                || limits.soft.is_some_and(|s| start.elapsed() >= s)
             {
                 break;
             }
-            let after = t.apply(pos);
-            let s = material(&after, pos.side());
-            if best.is_none_or(|(b, _)| s > b) {
-                best = Some((s, i));
+            depth += 1;
+        }
+        let nodes = w.nodes;
+        let chosen = &moves[best_idx];
+        let best = format_steps(&root, &chosen.steps).ok()?;
+        Some(SearchResult {
+            best,
+            steps: chosen.steps.clone(),
+            score: best_score.clamp(-INF + 1, INF - 1),
+            depth: done_depth,
+            nodes,
+            pv: self.pv_string(&root, chosen),
+        })
+    }
+
+    /// The PV in AEI form: the root turn, then turns read from the table.
+    fn pv_string(&self, root: &Position, m: &RootMove) -> String {
+        let mut turns = vec![m.steps.clone()];
+        if let Some(tt) = &self.tt {
+            let mut pos = m.after.clone();
+            let mut current: Vec<Step> = Vec::new();
+            for _ in 0..40 {
+                let Some(e) = tt.probe(pos.search_key(), 0) else {
+                    break;
+                };
+                if e.action == PASS {
+                    if current.is_empty() {
+                        break;
+                    }
+                    turns.push(std::mem::take(&mut current));
+                    pos.pass_turn();
+                    continue;
+                }
+                let mut list = ActionList::new();
+                generate_actions(&pos, &mut list);
+                let Some(&a) = list.as_slice().iter().find(|a| a.raw() == e.action) else {
+                    break;
+                };
+                current.extend(a.steps());
+                pos.apply_action(a);
+                if pos.steps_left() == 0 {
+                    turns.push(std::mem::take(&mut current));
+                    pos.pass_turn();
+                }
             }
         }
-        let (score, i) = best?;
-        let steps = turns[i].steps();
-        let best = format_steps(pos, &steps).ok()?;
-        let r = Report {
-            depth: 4,
-            in_progress: false,
-            score,
-            nodes: turns.len() as u64,
-            elapsed: start.elapsed(),
-            pv: best.clone(),
-            current_move: None,
-        };
-        report(&r);
-        Some(SearchResult {
-            best: best.clone(),
-            steps,
-            score,
-            depth: 4,
-            nodes: turns.len() as u64,
-            pv: best,
-        })
+        format_pv(root, &turns).unwrap_or_default()
     }
 }
 
-fn material(pos: &Position, me: Color) -> i32 {
-    let value = |c: Color| -> i32 {
-        Kind::ALL
-            .iter()
-            .map(|&k| pos.count(c, k) as i32 * [100, 150, 200, 300, 500, 800][k.index()])
-            .sum()
-    };
-    let mut s = value(me) - value(me.opp());
-    if pos.has_goal(me) {
-        s += 100_000;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_side_and_board;
+    use std::sync::atomic::Ordering;
+
+    fn board(side: char, rows: [&str; 8]) -> Position {
+        let text = format!("{side} [{}]", rows.concat());
+        parse_side_and_board(&text).unwrap()
     }
-    s
+
+    fn run(game: &Game, limits: Limits) -> SearchResult {
+        let mut s = Searcher::new(16, 1);
+        let stop = AtomicBool::new(false);
+        s.search(game, &limits, &stop, &mut |_| {}).unwrap()
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn takes_an_immediate_goal() {
+        // Gold's rabbit on b6 reaches b8 in two steps; nothing stops it.
+        let pos = board(
+            'g',
+            [
+                " r  r  r", "  d  d  ", " R  e   ", "        ", "   E    ", "        ", "        ",
+                "        ",
+            ],
+        );
+        let game = Game::from_position(pos, 10);
+        let r = run(&game, depth(12));
+        assert!(r.score >= WIN_BOUND, "score {}", r.score);
+        let mut g = game.clone();
+        g.play(&r.best).unwrap();
+        let o = g.outcome().expect("the move ends the game");
+        assert_eq!(o.winner, crate::board::Color::Gold);
+    }
+
+    #[test]
+    fn stops_a_goal_threat() {
+        // Silver's rabbit on a3 would goal next turn unless gold blocks a2 or
+        // a1 or takes it: gold must not lose within its own horizon.
+        let pos = board(
+            'g',
+            [
+                "       r", "        ", "        ", "        ", "        ", "r       ", "  D     ",
+                "   E  RR",
+            ],
+        );
+        let game = Game::from_position(pos, 10);
+        let r = run(&game, depth(8));
+        assert!(
+            r.score > -WIN_BOUND,
+            "gold should hold: {} {}",
+            r.score,
+            r.best
+        );
+    }
+
+    #[test]
+    fn every_answer_is_legal_over_random_games() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut searcher = Searcher::new(8, 1);
+        let stop = AtomicBool::new(false);
+        for _ in 0..4 {
+            let mut game = Game::from_position(Position::standard_opening(), 1);
+            for _ in 0..12 {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let turns = game.legal_turns();
+                let t = &turns[rng.random_range(0..turns.len())];
+                let text = format_steps(game.position(), &t.steps()).unwrap();
+                game.play(&text).unwrap();
+                if game.outcome().is_some() {
+                    break;
+                }
+                let r = searcher
+                    .search(&game, &depth(6), &stop, &mut |_| {})
+                    .unwrap();
+                let mut g = game.clone();
+                g.play(&r.best)
+                    .unwrap_or_else(|e| panic!("illegal answer {}: {e}", r.best));
+            }
+        }
+    }
+
+    #[test]
+    fn stop_flag_ends_an_unlimited_search() {
+        let game = Game::from_position(Position::standard_opening(), 1);
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(8, 1);
+        let t0 = Instant::now();
+        std::thread::scope(|sc| {
+            sc.spawn(|| {
+                std::thread::sleep(Duration::from_millis(200));
+                stop.store(true, Ordering::Relaxed);
+            });
+            let r = s.search(&game, &Limits::default(), &stop, &mut |_| {});
+            assert!(r.is_some());
+        });
+        // Generous: the point is that it ends at all.
+        assert!(t0.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn no_answer_without_a_game_to_play() {
+        let game = Game::new();
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(1, 1);
+        assert!(s.search(&game, &depth(4), &stop, &mut |_| {}).is_none());
+    }
 }

@@ -1,0 +1,189 @@
+//! Static evaluation in centi-rabbits, from the side to move's view.
+//!
+//! Material comes from [`material`] (HarLog form). The positional terms are
+//! the ones the strong bots found to matter most in Arimaa: trap control,
+//! frozen pieces, pieces standing on traps, the elephant's centrality,
+//! officers' placement and rabbit advancement. Their weights live in one
+//! [`Weights`] struct so tuning touches one place.
+
+pub mod material;
+
+use crate::board::bitboard::{Bitboard, adjacent};
+use crate::board::{Color, Kind, Position, Square};
+
+/// Every tunable weight of the evaluation.
+#[derive(Clone, Debug)]
+pub struct Weights {
+    /// Per relative rank (0 = own home rank) for a rabbit.
+    pub rabbit_rank: [i32; 8],
+    /// Per kind, for each frozen piece.
+    pub frozen: [i32; 6],
+    /// For a piece on a trap guarded by a single friend, per kind.
+    pub on_trap_weak: [i32; 6],
+    /// Trap control: per trap, having 2+ pieces next to it...
+    pub trap_two_guards: i32,
+    /// ...and the strongest piece next to it.
+    pub trap_strongest: i32,
+    /// Extra weight of control over the opponent's home traps (attack) and
+    /// one's own (defence), in percent of the base.
+    pub trap_home_pct: i32,
+    pub trap_enemy_home_pct: i32,
+    /// Elephant: bonus per square of centrality (0-6).
+    pub elephant_center: i32,
+    /// Camel and horses: centrality bonus per square.
+    pub officer_center: i32,
+    /// Per step left in the turn of the side to move.
+    pub tempo: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            rabbit_rank: [0, 0, 3, 6, 12, 22, 40, 0],
+            frozen: [3, 6, 8, 12, 18, 0],
+            on_trap_weak: [4, 8, 12, 18, 28, 30],
+            trap_two_guards: 14,
+            trap_strongest: 10,
+            trap_home_pct: 100,
+            trap_enemy_home_pct: 120,
+            elephant_center: 4,
+            officer_center: 2,
+            tempo: 3,
+        }
+    }
+}
+
+/// Centrality: 0 on the edge files/ranks, up to 6 in the middle four.
+const fn make_center() -> [i32; 64] {
+    let mut t = [0i32; 64];
+    let mut i = 0;
+    while i < 64 {
+        let f = (i % 8) as i32;
+        let r = (i / 8) as i32;
+        let df = if f < 4 { f } else { 7 - f };
+        let dr = if r < 4 { r } else { 7 - r };
+        t[i] = df + dr;
+        i += 1;
+    }
+    t
+}
+static CENTER: [i32; 64] = make_center();
+
+const TRAPS: [u8; 4] = [18, 21, 42, 45];
+
+/// The evaluator: weights plus nothing else, so it can be shared freely.
+#[derive(Clone, Debug, Default)]
+pub struct Evaluator {
+    pub w: Weights,
+}
+
+impl Evaluator {
+    /// Score of `pos` for its side to move.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let me = pos.side();
+        let mut s = material::material(pos, me);
+        s += self.side_terms(pos, me) - self.side_terms(pos, me.opp());
+        s += self.w.tempo * pos.steps_left() as i32;
+        s
+    }
+
+    fn side_terms(&self, pos: &Position, c: Color) -> i32 {
+        let w = &self.w;
+        let mut s = 0;
+        // Rabbits: advancement.
+        for sq in pos.rabbits(c) {
+            let rel = if c == Color::Gold {
+                sq.rank()
+            } else {
+                7 - sq.rank()
+            };
+            s += w.rabbit_rank[rel as usize];
+        }
+        // Frozen pieces.
+        let frozen = pos.frozen(c);
+        for k in Kind::ALL {
+            s -= w.frozen[k.index()] * (pos.kind_bb(c, k) & frozen).count() as i32;
+        }
+        // Elephant and officers' centrality.
+        for sq in pos.kind_bb(c, Kind::Elephant) {
+            s += w.elephant_center * CENTER[sq.index()];
+        }
+        for sq in pos.kind_bb(c, Kind::Camel) | pos.kind_bb(c, Kind::Horse) {
+            s += w.officer_center * CENTER[sq.index()];
+        }
+        // Traps: control and pieces standing on them.
+        let own = pos.occupied_by(c);
+        let opp = pos.occupied_by(c.opp());
+        for (i, &t) in TRAPS.iter().enumerate() {
+            let tsq = Square::new(t);
+            let adj = adjacent(tsq);
+            let mine = adj & own;
+            let theirs = adj & opp;
+            let mut ctl = 0;
+            if mine.count() >= 2 {
+                ctl += w.trap_two_guards;
+            }
+            if strongest(pos, c, mine) > strongest(pos, c.opp(), theirs) {
+                ctl += w.trap_strongest;
+            }
+            // Traps 0-1 are on gold's side, 2-3 on silver's.
+            let home = (i < 2) == (c == Color::Gold);
+            let pct = if home {
+                w.trap_home_pct
+            } else {
+                w.trap_enemy_home_pct
+            };
+            s += ctl * pct / 100;
+            if own.contains(tsq)
+                && mine.count() <= 1
+                && let Some(p) = pos.piece_at(tsq)
+            {
+                s -= w.on_trap_weak[p.kind().index()];
+            }
+        }
+        s
+    }
+}
+
+/// Strength (kind index + 1) of the strongest piece of `c` in `set`, 0 if none.
+#[inline]
+fn strongest(pos: &Position, c: Color, set: Bitboard) -> i32 {
+    for k in Kind::ALL.iter().rev() {
+        if (pos.kind_bb(c, *k) & set).any() {
+            return k.index() as i32 + 1;
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_side_and_board;
+
+    #[test]
+    fn symmetric_opening_is_even_apart_from_tempo() {
+        let e = Evaluator::default();
+        let pos = Position::standard_opening();
+        assert_eq!(e.evaluate(&pos), 4 * e.w.tempo);
+    }
+
+    #[test]
+    fn mirrored_positions_score_the_same_for_the_mover() {
+        let e = Evaluator::default();
+        let a = parse_side_and_board(concat!(
+            "g [", "r rr rrr", "dh emchd", "  c     ", "        ", "     R  ", "   RDH  ",
+            "CMEC D  ", "RRR RR  ", "]"
+        ))
+        .unwrap();
+        // Mirror ranks and swap colours.
+        let mut b = Position::empty(Color::Silver);
+        for sq in a.occupied() {
+            let p = a.piece_at(sq).unwrap();
+            let flipped = crate::board::Piece::new(p.color().opp(), p.kind());
+            b.put(flipped, Square::from_coords(sq.file(), 7 - sq.rank()));
+        }
+        assert_eq!(e.evaluate(&a), e.evaluate(&b));
+        assert_ne!(e.evaluate(&a), 4 * e.w.tempo);
+    }
+}

@@ -1,0 +1,267 @@
+//! The transposition table: shared by all search threads without locks.
+//!
+//! Each entry is two 64-bit words, the data and the key XOR the data; a
+//! reader accepts an entry only if the XOR gives back its key, so a torn
+//! write from another thread reads as a miss, never as a wrong entry.
+//! Buckets of two entries: one slot keeps the deepest result, the other the
+//! newest, so deep results survive without blocking new ones.
+//!
+//! Keys are `Position::search_key`: board, side to move and steps left, so
+//! mid-turn entries never collide with start-of-turn ones. Win scores are
+//! stored relative to the node (distance from it) and converted back to the
+//! root's frame on probe, so they stay correct at any depth.
+
+use crate::board::Action;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// Scores at or beyond this magnitude are wins/losses, `WIN - distance`.
+pub const WIN: i32 = 30_000;
+pub const WIN_BOUND: i32 = WIN - 1_000;
+
+/// How an entry's score bounds the true value.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// True value >= score (a fail-high).
+    Lower,
+    /// True value <= score (a fail-low).
+    Upper,
+    Exact,
+}
+
+/// A probed entry, scores already in the caller's frame.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Best action found (raw, may be the search's pass marker), 0 if none.
+    pub action: u32,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+/// The raw action value the search uses for "end the turn here".
+pub const PASS: u32 = 3 << 24;
+
+/// Converts a score for storage at a node `ply` steps from the root.
+#[inline]
+pub fn score_to_tt(score: i32, ply: i32) -> i32 {
+    if score >= WIN_BOUND {
+        score + ply
+    } else if score <= -WIN_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// Converts a stored score back for a node `ply` steps from the root.
+#[inline]
+pub fn score_from_tt(score: i32, ply: i32) -> i32 {
+    if score >= WIN_BOUND {
+        score - ply
+    } else if score <= -WIN_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+pub struct TranspositionTable {
+    words: Vec<AtomicU64>,
+    buckets: usize,
+    generation: AtomicU8,
+}
+
+const WORDS_PER_BUCKET: usize = 4;
+
+fn pack(action: u32, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let b = match bound {
+        Bound::Lower => 1u64,
+        Bound::Upper => 2,
+        Bound::Exact => 3,
+    };
+    (action as u64 & 0x3FF_FFFF)
+        | ((score as i16 as u16 as u64) << 26)
+        | ((depth.clamp(0, 255) as u64) << 42)
+        | (b << 50)
+        | (((generation & 63) as u64) << 52)
+}
+
+fn unpack(d: u64) -> (Entry, u8) {
+    let bound = match (d >> 50) & 3 {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        _ => Bound::Exact,
+    };
+    (
+        Entry {
+            action: (d & 0x3FF_FFFF) as u32,
+            score: ((d >> 26) & 0xFFFF) as u16 as i16 as i32,
+            depth: ((d >> 42) & 0xFF) as i32,
+            bound,
+        },
+        ((d >> 52) & 63) as u8,
+    )
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let buckets = (bytes / (WORDS_PER_BUCKET * 8)).max(1).next_power_of_two() / 2;
+        let buckets = buckets.max(1);
+        let mut words = Vec::with_capacity(buckets * WORDS_PER_BUCKET);
+        words.resize_with(buckets * WORDS_PER_BUCKET, || AtomicU64::new(0));
+        TranspositionTable {
+            words,
+            buckets,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    pub fn clear(&self) {
+        for w in &self.words {
+            w.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        ((key as u128 * self.buckets as u128) >> 64) as usize * WORDS_PER_BUCKET
+    }
+
+    /// Looks `key` up; the score comes back in the frame of a node `ply`
+    /// steps from the root.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: i32) -> Option<Entry> {
+        let b = self.bucket(key);
+        for slot in 0..2 {
+            let k = self.words[b + 2 * slot].load(Ordering::Relaxed);
+            let d = self.words[b + 2 * slot + 1].load(Ordering::Relaxed);
+            if d != 0 && k ^ d == key {
+                let (mut e, _) = unpack(d);
+                e.score = score_from_tt(e.score, ply);
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key` found at a node `ply` steps from the root.
+    #[inline]
+    pub fn store(&self, key: u64, ply: i32, action: u32, score: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let b = self.bucket(key);
+        // Slot 0 keeps the deepest (of this search), slot 1 always takes new
+        // results; the same key is updated where it is.
+        let mut target = 1;
+        let mut keep_action = 0;
+        for slot in 0..2 {
+            let k = self.words[b + 2 * slot].load(Ordering::Relaxed);
+            let d = self.words[b + 2 * slot + 1].load(Ordering::Relaxed);
+            if d != 0 && k ^ d == key {
+                let (old, _) = unpack(d);
+                // Do not let a shallow bound wipe a deeper exact result.
+                if slot == 0
+                    && old.depth > depth
+                    && old.bound == Bound::Exact
+                    && bound != Bound::Exact
+                {
+                    return;
+                }
+                target = slot;
+                keep_action = old.action;
+                break;
+            }
+            if slot == 0 {
+                let (old, g) = unpack(d);
+                if d == 0 || g != generation & 63 || old.depth <= depth {
+                    target = 0;
+                }
+            }
+        }
+        let action = if action == 0 { keep_action } else { action };
+        let d = pack(action, score_to_tt(score, ply), depth, bound, generation);
+        // A zero data word marks an empty slot; real data always has a bound.
+        self.words[b + 2 * target].store(key ^ d, Ordering::Relaxed);
+        self.words[b + 2 * target + 1].store(d, Ordering::Relaxed);
+    }
+
+    /// Per mille of the first slots used by this search (AEI `hashfull`).
+    pub fn fill_permille(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let n = self.buckets.min(1000);
+        let used = (0..n)
+            .filter(|&i| {
+                let d = self.words[i * WORDS_PER_BUCKET + 1].load(Ordering::Relaxed);
+                d != 0 && unpack(d).1 == generation
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+/// The action stored in an entry, if it is a real action (not none or pass).
+#[inline]
+pub fn entry_action(raw: u32) -> Option<Action> {
+    (raw != 0 && raw != PASS).then(|| Action::from_raw(raw))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes() {
+        let tt = TranspositionTable::new(1);
+        tt.store(0xDEAD_BEEF, 0, 1234, -57, 9, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF, 0).unwrap();
+        assert_eq!(
+            e,
+            Entry {
+                action: 1234,
+                score: -57,
+                depth: 9,
+                bound: Bound::Lower
+            }
+        );
+        assert!(tt.probe(0xDEAD_BEE0, 0).is_none());
+        tt.store(0xDEAD_BEEF, 0, PASS, 12, 10, Bound::Exact);
+        assert_eq!(tt.probe(0xDEAD_BEEF, 0).unwrap().action, PASS);
+    }
+
+    #[test]
+    fn win_scores_are_relative_to_the_node() {
+        let tt = TranspositionTable::new(1);
+        // Found at ply 6: a win 3 steps further, so WIN - 9 from the root.
+        tt.store(42, 6, 0, WIN - 9, 5, Bound::Exact);
+        // Reached again at ply 10 by another path: still 3 steps from there.
+        assert_eq!(tt.probe(42, 10).unwrap().score, WIN - 13);
+        assert_eq!(tt.probe(42, 6).unwrap().score, WIN - 9);
+        tt.store(43, 4, 0, -(WIN - 7), 5, Bound::Upper);
+        assert_eq!(tt.probe(43, 2).unwrap().score, -(WIN - 5));
+        // Ordinary scores are untouched.
+        tt.store(44, 4, 0, 250, 5, Bound::Upper);
+        assert_eq!(tt.probe(44, 9).unwrap().score, 250);
+    }
+
+    #[test]
+    fn torn_entries_read_as_misses() {
+        let tt = TranspositionTable::new(1);
+        tt.store(77, 0, 5, 1, 1, Bound::Exact);
+        let b = tt.bucket(77);
+        // A new key lands in slot 0; change its data word without its key
+        // word, as a concurrent writer might.
+        tt.words[b + 1].fetch_xor(1 << 30, Ordering::Relaxed);
+        assert!(tt.probe(77, 0).is_none());
+    }
+}
