@@ -108,6 +108,11 @@ impl Progress {
     fn draw(&mut self, line: &str, finished_game: Option<&GameRecord>) {
         let mut err = std::io::stderr().lock();
         if self.tty {
+            // A line longer than the terminal would wrap and break the
+            // redraw.
+            let max = terminal_width().saturating_sub(1);
+            let line: String = line.chars().take(max).collect();
+            let line = line.as_str();
             let pad = self.width.saturating_sub(line.len());
             let _ = write!(err, "\r{line}{}", " ".repeat(pad));
             self.width = line.len();
@@ -130,6 +135,20 @@ impl Progress {
             eprintln!();
         }
     }
+}
+
+/// Columns of the terminal on stderr (80 if unknown).
+fn terminal_width() -> usize {
+    #[cfg(unix)]
+    {
+        // SAFETY: TIOCGWINSZ only writes the winsize struct passed in.
+        let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::ioctl(2, libc::TIOCGWINSZ, &mut ws) };
+        if r == 0 && ws.ws_col > 0 {
+            return ws.ws_col as usize;
+        }
+    }
+    80
 }
 
 fn clock(d: Duration) -> String {

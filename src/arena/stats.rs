@@ -29,7 +29,8 @@ pub fn elo_from_score(s: f64) -> f64 {
     } else if s >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / s - 1.0).log10()
+        // `+ 0.0` turns the -0.0 of an even score into 0.0.
+        -400.0 * (1.0 / s - 1.0).log10() + 0.0
     }
 }
 
@@ -284,6 +285,7 @@ mod tests {
         }
         assert_eq!(elo_from_score(1.0), f64::INFINITY);
         assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
+        assert_eq!(fmt_elo(elo_from_score(0.5)), "+0.0");
     }
 
     #[test]
