@@ -427,7 +427,8 @@ fn the_game_total_is_decided_by_score() {
     assert!(g["detail"].as_str().unwrap().contains("total"));
     assert_eq!(g["winner"], winner_by_score(g["moves"].as_array().unwrap()));
     let secs = g["seconds"].as_f64().unwrap();
-    assert!((2.0..4.0).contains(&secs), "game took {secs} s");
+    // Without the total the game would run 10 s or more (0.3 s a move).
+    assert!((2.0..6.0).contains(&secs), "game took {secs} s");
     check_archive(&out, 1);
 }
 
