@@ -237,3 +237,76 @@ pub fn write_summary(dir: &Path, summary: &Summary) -> Result<()> {
     std::fs::rename(&tmp, &p).with_context(|| format!("writing {}", p.display()))?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::result::{MoveRecord, Side, Termination};
+    use crate::board::record::{parse_archive, replay};
+
+    fn record() -> GameRecord {
+        let mv = |label: &str, text: &str| MoveRecord {
+            label: label.into(),
+            text: text.into(),
+            used: Some(0.25),
+            reserve: Some(1.0),
+        };
+        GameRecord {
+            id: 7,
+            round: 0,
+            pairing: 0,
+            opening: None,
+            gold: "a".into(),
+            silver: "b\tc".into(),
+            winner: Side::Gold,
+            termination: Termination::Illegal,
+            detail: "b\tc (silver) illegal move:\n2s `ra8s`".into(),
+            moves: vec![
+                mv(
+                    "1g",
+                    "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Ed2 Me2 Cf2 Hg2 Dh2",
+                ),
+                mv(
+                    "1s",
+                    "ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7",
+                ),
+                mv("2g", "Ed2n Ed3n"),
+            ],
+            final_label: "2s".into(),
+            attempted: Some("ra8s".into()),
+            timecontrol: "2s/30s/100/60s/10m".into(),
+            start_unix: 1,
+            end_unix: 2,
+            seconds: 1.0,
+            fault: None,
+        }
+    }
+
+    #[test]
+    fn archive_rows_read_back_through_the_archive_parser() {
+        let g = record();
+        let text = format!("{ARCHIVE_HEADER}\n{}\n", archive_row(&g, |_| 1, "ev"));
+        assert_eq!(ARCHIVE_HEADER.split('\t').count(), 29);
+        let games = parse_archive(&text).unwrap();
+        assert_eq!(games.len(), 1);
+        let a = &games[0];
+        assert_eq!(a.id(), "7");
+        assert_eq!(a.field("result"), "w");
+        assert_eq!(a.termination(), 'i');
+        assert_eq!(a.field("busername"), "b c");
+        assert_eq!(a.field("plycount"), "2");
+        assert_eq!(a.field("timecontrol"), "2s/30s/100/60s/10m");
+        assert_eq!(a.moves.len(), 3, "the trailing 2s label holds no move");
+        let r = replay(&a.moves).unwrap();
+        assert!(r.outcome.is_none());
+        assert!(a.field("events").contains("refused move 2s [ra8s]"));
+    }
+
+    #[test]
+    fn pgn_entries_follow_roundrobin() {
+        let p = pgn_entry(&record());
+        let want_head = "[White \"a\"]\n[Black \"b\tc\"]\n[TimeControl \"2s/30s/100/60s/10m\"]\n[PlyCount \"3\"]\n[ResultCode \"i\"]\n[Result \"1-0\"]\n\n1g ";
+        assert!(p.starts_with(want_head), "{p}");
+        assert!(p.ends_with("2g Ed2n Ed3n\n2s ra8s\n1-0\n\n"), "{p}");
+    }
+}
