@@ -1,5 +1,6 @@
 //! aamir: an Arimaa engine.
 //!
+//! - [`aei`]: the Arimaa Engine Interface session controllers talk to.
 //! - [`arena`]: matches between AEI engines (`aamir match`).
 //! - [`board`]: the rules, exact to the letter: positions, steps, turns,
 //!   game end, notation and records.
@@ -9,6 +10,7 @@
 //! - [`tools`]: the command-line tools built on them (move counting,
 //!   record replay).
 
+pub mod aei;
 pub mod arena;
 pub mod board;
 pub mod eval;

@@ -1,6 +1,7 @@
 //! The `aamir` binary: argument parsing only; the work is in the library.
+//! With no arguments (or `aei`) it runs an AEI session on stdin/stdout.
 
-use aamir::tools;
+use aamir::{aei, tools};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
@@ -13,6 +14,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak AEI on stdin/stdout (the default with no arguments).
+    Aei,
     /// Count the distinct legal turns of a position, or check a suite file.
     Movecount {
         /// `g [board]` / `s [board]`, or a file with that or a long diagram.
@@ -81,6 +84,10 @@ fn main() -> Result<()> {
         ),
         Some(Command::Replay { file }) => tools::replay::run(&file),
         Some(Command::Match(args)) => aamir::arena::cli::main(*args),
-        None => anyhow::bail!("the AEI session is not built yet"),
+        Some(Command::Aei) | None => match aei::run_stdio() {
+            aei::Exit::Quit | aei::Exit::EndOfInput => Ok(()),
+            // Already reported on stdout (`log Error: ...`) and stderr.
+            aei::Exit::Unrecognised(_) => std::process::exit(1),
+        },
     }
 }

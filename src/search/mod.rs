@@ -81,21 +81,24 @@ const MAX_DEPTH: u32 = 120;
 
 impl Searcher {
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
+        let hash_mb = hash_mb.max(1);
         Searcher {
-            hash_mb: hash_mb.max(1),
+            hash_mb,
             threads: threads.max(1),
-            tt: None,
+            tt: Some(TranspositionTable::new(hash_mb)),
             eval: Evaluator::default(),
         }
     }
 
-    /// Resizes the transposition table (AEI `hash`, in MB). The memory is
-    /// allocated at the next search, never while answering the handshake.
+    /// Resizes the transposition table (AEI `hash`, in MB) at once, so the
+    /// next `go` does not pay for it. (The AEI session creates the searcher
+    /// only after answering the handshake.)
     pub fn set_hash_mb(&mut self, mb: usize) {
         let mb = mb.max(1);
         if mb != self.hash_mb {
             self.hash_mb = mb;
             self.tt = None;
+            self.tt = Some(TranspositionTable::new(mb));
         }
     }
 
@@ -143,14 +146,21 @@ impl Searcher {
             return None;
         }
         crate::eval::material::warm_up();
+        // Ordered by a static look at each turn's result, so that even a
+        // search stopped before its first iteration answers sensibly.
         let mut moves: Vec<RootMove> = turns
             .iter()
-            .map(|t| RootMove {
-                steps: t.steps(),
-                after: t.apply(&root),
-                score: 0,
+            .map(|t| {
+                let after = t.apply(&root);
+                let score = -self.eval.evaluate(&after);
+                RootMove {
+                    steps: t.steps(),
+                    after,
+                    score,
+                }
             })
             .collect();
+        moves.sort_by_key(|m| -m.score);
         self.table();
         let tt = self.tt.as_ref().expect("table allocated above");
         tt.new_search();

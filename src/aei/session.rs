@@ -1,0 +1,1631 @@
+//! The running AEI session.
+//!
+//! Four parts, so that no message ever waits on the search:
+//! - a **reader** thread turns input lines into events, stamped with the
+//!   time they arrived (the clock counts from then, not from when the
+//!   engine got round to them); end of input is an event too;
+//! - the **engine loop** owns the game, the options and the clock, and
+//!   handles events one at a time in arrival order, so `isready` is
+//!   answered as soon as everything before it is done, searching or not;
+//! - a **search** thread per `go`: it takes the [`Searcher`] (and its
+//!   tables) with it and hands it back with the result, so the loop never
+//!   shares the searcher; the loop stops it through an atomic flag;
+//! - one **writer** thread owns stdout: every line goes through it whole,
+//!   so lines never interleave, and nobody blocks on a slow reader.
+//!
+//! The loop also keeps the time: it raises the stop flag itself just after
+//! the search's hard limit, and if the search still has not answered by
+//! the safety point before the deadline, it answers with the best move
+//! reported so far. Every answer is checked against the rules before it
+//! goes out; a `bestmove` never changes the game (the controller sends it
+//! back with `makemove`).
+
+use super::options::{AeiOption, parse_option};
+use super::protocol::{Command, ParseError, parse_command, reply};
+use super::setup::choose_setup;
+use super::time::{Clock, TurnPlan, schedule};
+use crate::board::notation::format_steps;
+use crate::board::{Color, Game, Phase, Position};
+use crate::search::{Limits, Report, SearchResult, Searcher};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longest input line kept; the rest of a longer one is dropped and the
+/// line reported as malformed (no controller sends anything near this).
+const MAX_LINE: usize = 64 * 1024;
+/// Transposition table size until the controller sets `hash`.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Search threads until the controller sets `threads`.
+pub const DEFAULT_THREADS: usize = 1;
+/// Progress lines for an unfinished iteration are sent at most this often.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
+/// How long `stop` waits for the search to return before answering for it.
+const STOP_WAIT: Duration = Duration::from_millis(250);
+/// How long `quit` waits for pending output to be written.
+const FLUSH_WAIT: Duration = Duration::from_millis(500);
+
+/// What the session needs of a search: [`Searcher`]'s interface. The
+/// session is generic over it so that its tests can drive it with
+/// stand-ins (a search that never ends by itself, one that ignores `stop`).
+pub trait SearchBackend: Send + 'static {
+    fn create(hash_mb: usize, threads: usize) -> Self;
+    fn set_hash_mb(&mut self, mb: usize);
+    fn set_threads(&mut self, n: usize);
+    fn new_game(&mut self);
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Report),
+    ) -> Option<SearchResult>;
+}
+
+impl SearchBackend for Searcher {
+    fn create(hash_mb: usize, threads: usize) -> Self {
+        Searcher::new(hash_mb, threads)
+    }
+    fn set_hash_mb(&mut self, mb: usize) {
+        Searcher::set_hash_mb(self, mb)
+    }
+    fn set_threads(&mut self, n: usize) {
+        Searcher::set_threads(self, n)
+    }
+    fn new_game(&mut self) {
+        Searcher::new_game(self)
+    }
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Report),
+    ) -> Option<SearchResult> {
+        Searcher::search(self, game, limits, stop, report)
+    }
+}
+
+/// How the session ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// `quit`.
+    Quit,
+    /// The input ended.
+    EndOfInput,
+    /// An unrecognised message: the spec asks the engine to exit.
+    Unrecognised(String),
+}
+
+/// Runs a session on stdin/stdout.
+pub fn run_stdio() -> Exit {
+    run(io::BufReader::new(io::stdin()), io::stdout())
+}
+
+/// Runs a session reading `input` and writing `output` until `quit`, end
+/// of input or an unrecognised message.
+pub fn run<R, W>(input: R, output: W) -> Exit
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    run_with::<Searcher, R, W>(input, output)
+}
+
+/// [`run`] with any search behind it.
+pub fn run_with<S, R, W>(input: R, output: W) -> Exit
+where
+    S: SearchBackend,
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let (out_tx, out_rx) = mpsc::channel();
+    let writer = thread::Builder::new()
+        .name("aei-writer".into())
+        .spawn(move || write_lines(output, out_rx));
+    let (ev_tx, ev_rx) = mpsc::channel();
+    let reader_tx = ev_tx.clone();
+    let reader = thread::Builder::new()
+        .name("aei-reader".into())
+        .spawn(move || read_lines(input, reader_tx));
+    if let Err(e) = writer.as_ref().and(reader.as_ref()) {
+        log::error!("cannot start the session's threads: {e}");
+        return Exit::EndOfInput;
+    }
+    let out = Output { tx: out_tx };
+    let mut engine = Engine::<S>::new(out.clone(), ev_rx, ev_tx);
+    let exit = engine.run();
+    drop(engine);
+    out.close(FLUSH_WAIT);
+    exit
+}
+
+// ---------------------------------------------------------------- output
+
+enum OutMsg {
+    Line(String),
+    /// Write everything before this, then acknowledge and stop.
+    Close(Sender<()>),
+}
+
+/// The handle every part of the session writes through.
+#[derive(Clone)]
+struct Output {
+    tx: Sender<OutMsg>,
+}
+
+impl Output {
+    fn line(&self, line: String) {
+        log::trace!("> {line}");
+        // Fails only once the writer has stopped (the session is ending).
+        let _ = self.tx.send(OutMsg::Line(line));
+    }
+
+    fn log(&self, text: &str) {
+        self.line(reply::log(text));
+    }
+
+    fn error(&self, text: &str) {
+        log::error!("{text}");
+        self.log(&format!("Error: {text}"));
+    }
+
+    fn warning(&self, text: &str) {
+        log::warn!("{text}");
+        self.log(&format!("Warning: {text}"));
+    }
+
+    /// Flushes what was sent before, waiting at most `wait` (stdout may be
+    /// a pipe nobody reads any more).
+    fn close(&self, wait: Duration) {
+        let (ack_tx, ack_rx) = mpsc::channel();
+        if self.tx.send(OutMsg::Close(ack_tx)).is_ok() {
+            let _ = ack_rx.recv_timeout(wait);
+        }
+    }
+}
+
+fn write_lines<W: Write>(mut w: W, rx: Receiver<OutMsg>) {
+    let mut broken = false;
+    let mut write = |w: &mut W, line: &str| {
+        if !broken && writeln!(w, "{line}").is_err() {
+            log::warn!("output closed; discarding further lines");
+            broken = true;
+        }
+    };
+    while let Ok(msg) = rx.recv() {
+        let mut next = Some(msg);
+        // Write everything queued, then flush once.
+        while let Some(msg) = next.take() {
+            match msg {
+                OutMsg::Line(l) => write(&mut w, &l),
+                OutMsg::Close(ack) => {
+                    let _ = w.flush();
+                    let _ = ack.send(());
+                    return;
+                }
+            }
+            next = rx.try_recv().ok();
+        }
+        let _ = w.flush();
+    }
+    let _ = w.flush();
+}
+
+// ----------------------------------------------------------------- input
+
+enum Event<S> {
+    Line { text: String, at: Instant },
+    LineTooLong,
+    EndOfInput,
+    SearchDone(Box<Finished<S>>),
+}
+
+fn read_lines<R: BufRead, S>(mut input: R, tx: Sender<Event<S>>) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let ev = match read_line_bounded(&mut input, &mut buf, MAX_LINE) {
+            Ok(None) => Event::EndOfInput,
+            Ok(Some(false)) => Event::Line {
+                // Invalid UTF-8 becomes U+FFFD and fails to parse, with a
+                // message, instead of ending the session.
+                text: String::from_utf8_lossy(&buf).into_owned(),
+                at: Instant::now(),
+            },
+            Ok(Some(true)) => Event::LineTooLong,
+            Err(e) => {
+                log::warn!("reading input failed: {e}; treating it as end of input");
+                Event::EndOfInput
+            }
+        };
+        let end = matches!(ev, Event::EndOfInput);
+        if tx.send(ev).is_err() || end {
+            return;
+        }
+    }
+}
+
+/// Reads one line (without its `\n`) into `out`, keeping at most `max`
+/// bytes. `None` at end of input, else whether the line was cut.
+fn read_line_bounded<R: BufRead>(
+    r: &mut R,
+    out: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<Option<bool>> {
+    let mut any = false;
+    let mut cut = false;
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(any.then_some(cut));
+        }
+        any = true;
+        let newline = avail.iter().position(|&b| b == b'\n');
+        let chunk = &avail[..newline.unwrap_or(avail.len())];
+        let room = max.saturating_sub(out.len());
+        if chunk.len() > room {
+            cut = true;
+        }
+        out.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = newline.map_or(avail.len(), |i| i + 1);
+        r.consume(used);
+        if newline.is_some() {
+            return Ok(Some(cut));
+        }
+    }
+}
+
+// ---------------------------------------------------------------- search
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum SearchKind {
+    Go,
+    Ponder,
+}
+
+/// What a search thread hands back.
+struct Finished<S> {
+    id: u64,
+    searcher: S,
+    result: Option<SearchResult>,
+}
+
+/// A search under way (or stopped and not yet back).
+struct Running {
+    id: u64,
+    kind: SearchKind,
+    stop: Arc<AtomicBool>,
+    /// No `bestmove` is owed any more: interrupted by the game changing,
+    /// or already answered by the loop.
+    silent: bool,
+    /// A ponder that `stop` asked to answer.
+    answer_ponder: bool,
+    /// The game as searched, to check the answer against.
+    game: Game,
+    started: Instant,
+    /// `go` only: the clock plan, and the loop's own deadlines.
+    plan: Option<TurnPlan>,
+    stop_at: Option<Instant>,
+    answer_by: Option<Instant>,
+    /// The first turn of the latest reported PV.
+    best_so_far: Arc<Mutex<Option<String>>>,
+}
+
+/// Turns the search's reports into `info` lines, unfinished iterations
+/// no more often than [`PROGRESS_INTERVAL`].
+struct Reporter {
+    out: Output,
+    best_so_far: Arc<Mutex<Option<String>>>,
+    last_progress: Option<Instant>,
+}
+
+impl Reporter {
+    fn report(&mut self, r: &Report) {
+        let first = first_turn(&r.pv);
+        if !first.is_empty()
+            && let Ok(mut b) = self.best_so_far.lock()
+        {
+            *b = Some(first);
+        }
+        if r.in_progress {
+            let now = Instant::now();
+            if self
+                .last_progress
+                .is_some_and(|t| now.saturating_duration_since(t) < PROGRESS_INTERVAL)
+            {
+                return;
+            }
+            self.last_progress = Some(now);
+        }
+        let depth = if r.in_progress {
+            format!("{}+", r.depth)
+        } else {
+            r.depth.to_string()
+        };
+        self.out.line(reply::info("depth", depth));
+        self.out.line(reply::info("score", r.score));
+        self.out.line(reply::info("nodes", r.nodes));
+        if !r.pv.trim().is_empty() {
+            self.out.line(reply::info("pv", r.pv.trim()));
+        }
+        self.out.line(reply::info("time", r.elapsed.as_secs()));
+        if let Some(n) = r.current_move {
+            self.out.line(reply::info("currmovenumber", n));
+        }
+    }
+}
+
+/// The first turn of a PV: the tokens before the first side letter.
+fn first_turn(pv: &str) -> String {
+    pv.split_whitespace()
+        .take_while(|t| t.len() > 1)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+// ---------------------------------------------------------------- engine
+
+/// Settings the searcher takes once it is back from a search.
+#[derive(Default)]
+struct Pending {
+    hash_mb: Option<usize>,
+    threads: Option<usize>,
+    new_game: bool,
+}
+
+/// What the controller told us about the game; logged, not used to play.
+#[derive(Default, Debug)]
+struct GameInfo {
+    opponent: String,
+    opponent_rating: Option<f64>,
+    rating: Option<f64>,
+    rated: bool,
+    event: String,
+}
+
+struct Engine<S: SearchBackend> {
+    out: Output,
+    events: Receiver<Event<S>>,
+    events_tx: Sender<Event<S>>,
+    /// Events that arrived while the loop waited for a searcher; handled
+    /// next, in order.
+    deferred: VecDeque<Event<S>>,
+    opened: bool,
+    game: Game,
+    /// `None` while a search thread has it.
+    searcher: Option<S>,
+    hash_mb: usize,
+    threads: usize,
+    pending: Pending,
+    running: Option<Running>,
+    /// The answer of a ponder that ended by itself, for a later `stop`.
+    ponder_answer: Option<String>,
+    depth: Option<u32>,
+    seed: Option<u64>,
+    rng: Option<StdRng>,
+    clock: Clock,
+    info: GameInfo,
+    next_id: u64,
+}
+
+impl<S: SearchBackend> Engine<S> {
+    fn new(out: Output, events: Receiver<Event<S>>, events_tx: Sender<Event<S>>) -> Engine<S> {
+        Engine {
+            out,
+            events,
+            events_tx,
+            deferred: VecDeque::new(),
+            opened: false,
+            game: new_game(),
+            searcher: None,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: DEFAULT_THREADS,
+            pending: Pending::default(),
+            running: None,
+            ponder_answer: None,
+            depth: None,
+            seed: None,
+            rng: None,
+            clock: Clock::new(Instant::now()),
+            info: GameInfo {
+                rated: true,
+                ..GameInfo::default()
+            },
+            next_id: 0,
+        }
+    }
+
+    fn run(&mut self) -> Exit {
+        loop {
+            let Some(ev) = self.next_event() else {
+                self.on_timer();
+                continue;
+            };
+            match ev {
+                Event::Line { text, at } => {
+                    log::debug!("< {text}");
+                    if let Some(exit) = self.on_line(&text, at) {
+                        self.stop_search();
+                        return exit;
+                    }
+                }
+                Event::LineTooLong => self
+                    .out
+                    .error(&format!("a line longer than {MAX_LINE} bytes was ignored")),
+                Event::EndOfInput => {
+                    log::info!("end of input: exiting");
+                    self.stop_search();
+                    return Exit::EndOfInput;
+                }
+                Event::SearchDone(f) => self.on_finished(*f),
+            }
+        }
+    }
+
+    /// The next event, or `None` when a timer is due.
+    fn next_event(&mut self) -> Option<Event<S>> {
+        if let Some(ev) = self.deferred.pop_front() {
+            return Some(ev);
+        }
+        let ev = match self.next_timer() {
+            Some(t) => {
+                let now = Instant::now();
+                if t <= now {
+                    return None;
+                }
+                match self.events.recv_timeout(t - now) {
+                    Ok(ev) => ev,
+                    Err(RecvTimeoutError::Timeout) => return None,
+                    Err(RecvTimeoutError::Disconnected) => Event::EndOfInput,
+                }
+            }
+            None => self.events.recv().unwrap_or(Event::EndOfInput),
+        };
+        Some(ev)
+    }
+
+    fn next_timer(&self) -> Option<Instant> {
+        let r = self.running.as_ref().filter(|r| !r.silent)?;
+        match (r.stop_at, r.answer_by) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn on_timer(&mut self) {
+        let now = Instant::now();
+        let Some(r) = self.running.as_mut() else {
+            return;
+        };
+        if r.stop_at.is_some_and(|t| t <= now) {
+            r.stop_at = None;
+            r.stop.store(true, Ordering::Relaxed);
+            log::debug!("hard limit passed: stop flag raised");
+        }
+        if r.answer_by.is_some_and(|t| t <= now) {
+            self.answer_for_search("the search overran its time");
+        }
+    }
+
+    /// Answers for the running search, which has not: the first turn of
+    /// its latest PV if that is legal, else any legal turn.
+    fn answer_for_search(&mut self, why: &str) {
+        let Some(r) = self.running.as_mut().filter(|r| !r.silent) else {
+            return;
+        };
+        r.answer_by = None;
+        r.silent = true;
+        r.stop.store(true, Ordering::Relaxed);
+        let known = r.best_so_far.lock().ok().and_then(|b| b.clone());
+        let game = r.game.clone();
+        let plan = r.plan.clone();
+        self.out
+            .warning(&format!("{why}; answering with the best move known"));
+        let mv = known
+            .filter(|m| game.clone().play(m).is_ok())
+            .or_else(|| fallback_turn(&game));
+        self.send_bestmove(mv, &game, plan.as_ref());
+    }
+
+    fn on_line(&mut self, text: &str, at: Instant) -> Option<Exit> {
+        let cmd = match parse_command(text) {
+            Ok(cmd) => cmd,
+            Err(ParseError::Empty) => return None,
+            Err(e) if e.is_fatal() => {
+                self.out.error(&format!("{e}; exiting"));
+                return Some(Exit::Unrecognised(text.trim().to_string()));
+            }
+            Err(e) => {
+                self.out.error(&format!("{e}; ignored"));
+                return None;
+            }
+        };
+        if !self.opened && !matches!(cmd, Command::Aei | Command::Quit) {
+            self.out.error(&format!(
+                "`{}` before `aei`: the session opens with `aei`; ignored",
+                text.trim()
+            ));
+            return None;
+        }
+        match cmd {
+            Command::Aei => self.on_aei(),
+            Command::IsReady => self.out.line("readyok".into()),
+            Command::NewGame => self.on_newgame(),
+            Command::SetPosition(pos) => self.on_setposition(pos),
+            Command::SetOption { name, value } => self.on_setoption(&name, value.as_deref(), at),
+            Command::MakeMove(mv) => self.on_makemove(&mv),
+            Command::Go { ponder } => self.on_go(ponder, at),
+            Command::Stop => self.on_stop(),
+            Command::Quit => {
+                log::info!("quit");
+                return Some(Exit::Quit);
+            }
+        }
+        None
+    }
+
+    fn on_aei(&mut self) {
+        if self.opened {
+            self.out
+                .error("`aei`: the session is already open; ignored");
+            return;
+        }
+        self.opened = true;
+        self.out.line("protocol-version 1".into());
+        self.out.line("id name aamir".into());
+        self.out.line("id author the aamir developers".into());
+        self.out
+            .line(format!("id version {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("aeiok".into());
+        // Only now the heavy part: the tables.
+        self.searcher = Some(S::create(self.hash_mb, self.threads));
+    }
+
+    fn on_newgame(&mut self) {
+        self.interrupt_search();
+        self.game = new_game();
+        self.clock.new_game(Instant::now());
+        self.ponder_answer = None;
+        match self.searcher.as_mut() {
+            Some(s) => s.new_game(),
+            None => self.pending.new_game = true,
+        }
+    }
+
+    fn on_setposition(&mut self, pos: Position) {
+        self.interrupt_search();
+        let both_set_up =
+            !pos.occupied_by(Color::Gold).is_empty() && !pos.occupied_by(Color::Silver).is_empty();
+        let mut g = Game::from_position(pos, if both_set_up { 2 } else { 1 });
+        g.set_allow_handicap(true);
+        if let Some(o) = g.outcome() {
+            self.out.warning(&format!(
+                "setposition: the game is already over ({} won by {})",
+                o.winner.name(),
+                o.reason.name()
+            ));
+        }
+        self.game = g;
+        self.ponder_answer = None;
+    }
+
+    fn on_setoption(&mut self, name: &str, value: Option<&str>, at: Instant) {
+        let parsed = match parse_option(name, value) {
+            Ok(p) => p,
+            Err(e) if e.is_warning() => {
+                self.out.warning(&e.to_string());
+                return;
+            }
+            Err(e) => {
+                self.out.error(&format!("{e}; ignored"));
+                return;
+            }
+        };
+        if let Some(w) = &parsed.warning {
+            self.out.warning(w);
+        }
+        let opt = parsed.option;
+        if let AeiOption::MoveUsed(used) = opt
+            && let Some(r) = self.running.as_mut().filter(|r| r.kind == SearchKind::Go)
+        {
+            // An update for the turn being searched (gameroom sends one):
+            // it can only bring the loop's deadlines forward.
+            if let Some(plan) = r.plan.as_mut() {
+                let shift = plan.update_used(used, at);
+                if !shift.is_zero() {
+                    let now = Instant::now();
+                    let earlier = |t: Instant| t.checked_sub(shift).unwrap_or(now);
+                    r.stop_at = r.stop_at.map(earlier);
+                    r.answer_by = r.answer_by.map(earlier);
+                    log::debug!("moveused {used:?}: deadlines brought forward by {shift:?}");
+                }
+            }
+            return;
+        }
+        if self.clock.apply(&opt) {
+            return;
+        }
+        match opt {
+            AeiOption::Hash(mb) => {
+                self.hash_mb = mb;
+                match self.searcher.as_mut() {
+                    Some(s) => s.set_hash_mb(mb),
+                    None => self.pending.hash_mb = Some(mb),
+                }
+                log::info!("hash set to {mb} MB");
+            }
+            AeiOption::Threads(n) => {
+                self.threads = n;
+                match self.searcher.as_mut() {
+                    Some(s) => s.set_threads(n),
+                    None => self.pending.threads = Some(n),
+                }
+            }
+            AeiOption::Depth(d) => self.depth = d,
+            AeiOption::Seed(s) => {
+                self.seed = s;
+                self.rng = None;
+            }
+            AeiOption::Opponent(s) => self.info.opponent = s,
+            AeiOption::OpponentRating(r) => self.info.opponent_rating = Some(r),
+            AeiOption::Rating(r) => self.info.rating = Some(r),
+            AeiOption::Rated(b) => self.info.rated = b,
+            AeiOption::Event(s) => self.info.event = s,
+            // Clock options were taken above.
+            _ => {}
+        }
+        log::debug!("game info: {:?}", self.info);
+    }
+
+    fn on_makemove(&mut self, mv: &str) {
+        // Checked first: an illegal move changes nothing, not even a
+        // search under way.
+        let mut next = self.game.clone();
+        match next.play(mv) {
+            Ok(played) => {
+                self.interrupt_search();
+                self.game = next;
+                self.ponder_answer = None;
+                log::debug!("played {} {}", played.label, played.notation);
+            }
+            Err(e) => self.out.error(&format!(
+                "makemove `{mv}`: {e}; the game is unchanged ({} to move)",
+                self.game.label()
+            )),
+        }
+    }
+
+    fn on_go(&mut self, ponder: bool, at: Instant) {
+        if let Some(r) = self.running.as_ref().filter(|r| !r.silent) {
+            if r.kind == SearchKind::Go || ponder {
+                self.out.error(&format!(
+                    "`go{}`: already {}; send `stop` or a move first; ignored",
+                    if ponder { " ponder" } else { "" },
+                    if r.kind == SearchKind::Go {
+                        "searching"
+                    } else {
+                        "pondering"
+                    }
+                ));
+                return;
+            }
+            // `go` while pondering: think for real on this position.
+            self.interrupt_search();
+        }
+        if let Some(o) = self.game.outcome() {
+            self.out.error(&format!(
+                "`go`: the game is over ({} won by {}); no move to make",
+                o.winner.name(),
+                o.reason.name()
+            ));
+            return;
+        }
+        if let Phase::Setup(color) = self.game.phase() {
+            if ponder {
+                log::debug!("nothing to ponder in the setup phase");
+            } else {
+                self.answer_setup(color, at);
+            }
+            return;
+        }
+        self.ponder_answer = None;
+        self.start_search(
+            if ponder {
+                SearchKind::Ponder
+            } else {
+                SearchKind::Go
+            },
+            at,
+        );
+    }
+
+    fn on_stop(&mut self) {
+        if let Some(r) = self.running.as_mut().filter(|r| !r.silent) {
+            r.stop.store(true, Ordering::Relaxed);
+            if r.kind == SearchKind::Ponder {
+                r.answer_ponder = true;
+            }
+            let id = r.id;
+            self.await_answer(id);
+            return;
+        }
+        if let Some(mv) = self.ponder_answer.take() {
+            self.out.line(reply::bestmove(&mv));
+            return;
+        }
+        // Usually a race: the answer crossed the controller's `stop`.
+        self.out.warning("`stop`: no search is running; ignored");
+    }
+
+    /// Waits for the stopped search `id` to answer, so that the `bestmove`
+    /// comes before anything sent after `stop` is handled (a `makemove`
+    /// would otherwise silence it). A search slower than [`STOP_WAIT`] to
+    /// return is answered for.
+    fn await_answer(&mut self, id: u64) {
+        let give_up = Instant::now() + STOP_WAIT;
+        let owed = |e: &Self| e.running.as_ref().is_some_and(|r| r.id == id && !r.silent);
+        while owed(self) {
+            let now = Instant::now();
+            if now >= give_up {
+                self.answer_for_search("the search did not stop in time");
+                break;
+            }
+            let until = self.next_timer().map_or(give_up, |t| t.min(give_up));
+            match self
+                .events
+                .recv_timeout(until.saturating_duration_since(now))
+            {
+                Ok(Event::SearchDone(f)) => self.on_finished(*f),
+                Ok(ev) => self.deferred.push_back(ev),
+                Err(RecvTimeoutError::Timeout) => self.on_timer(),
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    }
+
+    /// Stops the search, owing no `bestmove` for it any more.
+    fn interrupt_search(&mut self) {
+        if let Some(r) = self.running.as_mut() {
+            r.stop.store(true, Ordering::Relaxed);
+            r.silent = true;
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(r) = self.running.as_ref() {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn answer_setup(&mut self, color: Color, at: Instant) {
+        let plan = self.clock.start_turn(color, self.game.move_number(), at);
+        let setup = match self.seed {
+            // A fixed seed: the same setup for the same position.
+            Some(seed) => {
+                let mut rng = StdRng::seed_from_u64(seed ^ (color.index() as u64 + 1));
+                choose_setup(self.game.position(), color, &mut rng)
+            }
+            None => {
+                let rng = self.rng.get_or_insert_with(rand::make_rng::<StdRng>);
+                choose_setup(self.game.position(), color, rng)
+            }
+        };
+        let game = self.game.clone();
+        if let Err(e) = game.clone().play(&setup) {
+            // Cannot happen for a proper setup phase; say so rather than
+            // send a move the controller would score as illegal.
+            self.out
+                .error(&format!("no legal setup found (`{setup}`: {e})"));
+            return;
+        }
+        self.out.line(reply::bestmove(&setup));
+        self.clock.end_turn(color, plan.spent(Instant::now()), true);
+    }
+
+    /// Waits for an interrupted search to hand the searcher back; its
+    /// stop flag is already up, so this is the search's stop latency.
+    /// Past [`STOP_WAIT`], a waiting `quit` or end of input ends the wait
+    /// (false) rather than be held up by a search that does not stop.
+    fn reclaim_searcher(&mut self) -> bool {
+        let start = Instant::now();
+        let mut quitting = false;
+        while self.searcher.is_none() {
+            if self.running.is_none() {
+                // Lost (a thread that could not start): make a new one.
+                self.searcher = Some(S::create(self.hash_mb, self.threads));
+                break;
+            }
+            let waited = start.elapsed();
+            if quitting && waited >= STOP_WAIT {
+                return false;
+            }
+            let wait = if quitting {
+                STOP_WAIT - waited
+            } else {
+                Duration::from_secs(1)
+            };
+            match self.events.recv_timeout(wait) {
+                Ok(Event::SearchDone(f)) => self.on_finished(*f),
+                Ok(ev) => {
+                    quitting |= ends_session(&ev);
+                    self.deferred.push_back(ev);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    log::warn!(
+                        "still waiting for the stopped search after {:?}",
+                        start.elapsed()
+                    );
+                }
+                Err(RecvTimeoutError::Disconnected) => return false,
+            }
+        }
+        log::debug!("searcher back after {:?}", start.elapsed());
+        true
+    }
+
+    fn start_search(&mut self, kind: SearchKind, at: Instant) {
+        if kind == SearchKind::Ponder && self.searcher.is_none() {
+            // Pondering is optional: not worth waiting for a stopped search.
+            log::debug!("the last search is still stopping: not pondering");
+            return;
+        }
+        if !self.reclaim_searcher() {
+            return;
+        }
+        let Some(mut searcher) = self.searcher.take() else {
+            return;
+        };
+        let side = self.game.side();
+        let now = Instant::now();
+        let (plan, sched) = match kind {
+            SearchKind::Go => {
+                let plan = self.clock.start_turn(side, self.game.move_number(), at);
+                let spent = plan.spent(now);
+                let sched = schedule(&plan.budget, spent, &self.clock.params);
+                log::debug!(
+                    "{} {}: reserve {:?}, budget {:?}, from now {:?}",
+                    self.game.label(),
+                    side.name(),
+                    plan.reserve,
+                    plan.budget,
+                    sched
+                );
+                (Some(plan), sched)
+            }
+            SearchKind::Ponder => (None, Default::default()),
+        };
+        let limits = Limits {
+            soft: sched.soft,
+            hard: sched.hard,
+            depth: self.depth,
+            nodes: None,
+        };
+        self.next_id += 1;
+        let id = self.next_id;
+        let stop = Arc::new(AtomicBool::new(false));
+        let best_so_far = Arc::new(Mutex::new(None));
+        let game = self.game.clone();
+        let mut reporter = Reporter {
+            out: self.out.clone(),
+            best_so_far: best_so_far.clone(),
+            last_progress: None,
+        };
+        let thread_stop = stop.clone();
+        let thread_game = game.clone();
+        let tx = self.events_tx.clone();
+        let (hash_mb, threads) = (self.hash_mb, self.threads);
+        let spawned = thread::Builder::new().name("search".into()).spawn(move || {
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                searcher.search(&thread_game, &limits, &thread_stop, &mut |r: &Report| {
+                    reporter.report(r)
+                })
+            }));
+            let result = match outcome {
+                Ok(r) => r,
+                Err(_) => {
+                    // Keep playing: a fresh searcher, and the loop
+                    // answers with the best move reported or a legal one.
+                    log::error!("the search panicked");
+                    searcher = S::create(hash_mb, threads);
+                    None
+                }
+            };
+            let _ = tx.send(Event::SearchDone(Box::new(Finished {
+                id,
+                searcher,
+                result,
+            })));
+        });
+        if let Err(e) = spawned {
+            self.out
+                .error(&format!("cannot start a search thread: {e}"));
+            if kind == SearchKind::Go {
+                self.send_bestmove(fallback_turn(&game), &game, plan.as_ref());
+            }
+            return;
+        }
+        self.running = Some(Running {
+            id,
+            kind,
+            stop,
+            silent: false,
+            answer_ponder: false,
+            game,
+            started: now,
+            // Too far ahead to represent: no timer.
+            stop_at: sched.stop_at.and_then(|d| now.checked_add(d)),
+            answer_by: sched.answer_by.and_then(|d| now.checked_add(d)),
+            plan,
+            best_so_far,
+        });
+    }
+
+    fn on_finished(&mut self, f: Finished<S>) {
+        let mut searcher = f.searcher;
+        if let Some(mb) = self.pending.hash_mb.take() {
+            searcher.set_hash_mb(mb);
+        }
+        if let Some(n) = self.pending.threads.take() {
+            searcher.set_threads(n);
+        }
+        if std::mem::take(&mut self.pending.new_game) {
+            searcher.new_game();
+        }
+        self.searcher = Some(searcher);
+        let Some(r) = self.running.take_if(|r| r.id == f.id) else {
+            return;
+        };
+        let elapsed = r.started.elapsed();
+        if let Some(res) = &f.result {
+            let secs = elapsed.as_secs_f64();
+            self.out.log(&format!(
+                "Searched {} nodes in {:.3} s ({:.0} nodes/s), depth {}, score {}",
+                res.nodes,
+                secs,
+                res.nodes as f64 / secs.max(1e-6),
+                res.depth,
+                res.score
+            ));
+        }
+        let owed = match r.kind {
+            SearchKind::Go => !r.silent,
+            SearchKind::Ponder => r.answer_ponder,
+        };
+        let answer = f
+            .result
+            .map(|res| res.best)
+            .filter(|m| r.game.clone().play(m).is_ok());
+        if owed {
+            let mv = answer.or_else(|| {
+                log::warn!("the search gave no legal move; answering with a legal turn");
+                fallback_turn(&r.game)
+            });
+            self.send_bestmove(mv, &r.game, r.plan.as_ref());
+        } else if r.kind == SearchKind::Ponder && !r.silent {
+            self.ponder_answer = answer;
+        }
+    }
+
+    fn send_bestmove(&mut self, mv: Option<String>, game: &Game, plan: Option<&TurnPlan>) {
+        let Some(mv) = mv else {
+            self.out
+                .error("no legal move in this position; no bestmove sent");
+            return;
+        };
+        self.out.line(reply::bestmove(&mv));
+        if let Some(plan) = plan {
+            self.clock
+                .end_turn(game.side(), plan.spent(Instant::now()), false);
+        }
+    }
+}
+
+/// `quit` or end of input: a wait must not hold them up.
+fn ends_session<S>(ev: &Event<S>) -> bool {
+    match ev {
+        Event::EndOfInput => true,
+        Event::Line { text, .. } => matches!(parse_command(text), Ok(Command::Quit)),
+        _ => false,
+    }
+}
+
+fn new_game() -> Game {
+    let mut g = Game::new();
+    // A controller may give handicap setups; the engine never makes one.
+    g.set_allow_handicap(true);
+    g
+}
+
+/// Any legal turn, for when the search gave none in time.
+fn fallback_turn(game: &Game) -> Option<String> {
+    let turn = game.legal_turns().into_iter().next()?;
+    format_steps(game.position(), &turn.steps()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounded_lines() {
+        let mut r = io::Cursor::new(b"isready\r\nabc\n\nlast".to_vec());
+        let mut buf = Vec::new();
+        let mut lines = Vec::new();
+        while let Some(cut) = read_line_bounded(&mut r, &mut buf, 5).unwrap() {
+            lines.push((String::from_utf8_lossy(&buf).into_owned(), cut));
+            buf.clear();
+        }
+        assert_eq!(
+            lines,
+            [
+                ("isrea".to_string(), true),
+                ("abc".to_string(), false),
+                (String::new(), false),
+                ("last".to_string(), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn first_turn_of_a_pv() {
+        assert_eq!(first_turn("Ed2n Ed3n s ee7s g Ed4n"), "Ed2n Ed3n");
+        assert_eq!(first_turn("Ed2n rc3x"), "Ed2n rc3x");
+        assert_eq!(first_turn(""), "");
+    }
+
+    /// A session driven in-process: lines in, lines out.
+    fn session(input: &str) -> (Exit, Vec<String>) {
+        let (out_r, out_w) = io::pipe().unwrap();
+        let input = io::Cursor::new(input.as_bytes().to_vec());
+        let h = thread::spawn(move || run(input, out_w));
+        let lines: Vec<String> = io::BufReader::new(out_r)
+            .lines()
+            .map(|l| l.unwrap())
+            .collect();
+        (h.join().unwrap(), lines)
+    }
+
+    /// A live session: send lines, wait for answers.
+    struct Live {
+        input: Option<io::PipeWriter>,
+        lines: Receiver<(Instant, String)>,
+        exit: Receiver<Exit>,
+    }
+
+    impl Live {
+        fn start<S: SearchBackend>() -> Live {
+            let (in_r, in_w) = io::pipe().unwrap();
+            let (out_r, out_w) = io::pipe().unwrap();
+            let (exit_tx, exit) = mpsc::channel();
+            thread::spawn(move || {
+                let _ = exit_tx.send(run_with::<S, _, _>(io::BufReader::new(in_r), out_w));
+            });
+            let (tx, lines) = mpsc::channel();
+            thread::spawn(move || {
+                for l in io::BufReader::new(out_r).lines() {
+                    let Ok(l) = l else { return };
+                    if tx.send((Instant::now(), l)).is_err() {
+                        return;
+                    }
+                }
+            });
+            let mut live = Live {
+                input: Some(in_w),
+                lines,
+                exit,
+            };
+            live.send("aei");
+            live.until("aeiok", 5.0);
+            live
+        }
+
+        fn send(&mut self, line: &str) -> Instant {
+            let w = self.input.as_mut().expect("input open");
+            writeln!(w, "{line}").unwrap();
+            w.flush().unwrap();
+            Instant::now()
+        }
+
+        /// Lines up to and including the first starting with `prefix`.
+        fn until(&mut self, prefix: &str, secs: f64) -> Vec<(Instant, String)> {
+            let end = Instant::now() + Duration::from_secs_f64(secs);
+            let mut seen = Vec::new();
+            loop {
+                let left = end.saturating_duration_since(Instant::now());
+                match self.lines.recv_timeout(left) {
+                    Ok((t, l)) => {
+                        let hit = l.starts_with(prefix);
+                        seen.push((t, l));
+                        if hit {
+                            return seen;
+                        }
+                    }
+                    Err(_) => panic!("no `{prefix}` within {secs} s; got {seen:?}"),
+                }
+            }
+        }
+
+        /// Whatever arrives within `secs`.
+        fn quiet(&mut self, secs: f64) -> Vec<String> {
+            let end = Instant::now() + Duration::from_secs_f64(secs);
+            let mut seen = Vec::new();
+            while let Ok((_, l)) = self
+                .lines
+                .recv_timeout(end.saturating_duration_since(Instant::now()))
+            {
+                seen.push(l);
+            }
+            seen
+        }
+
+        fn bestmoves(lines: &[(Instant, String)]) -> Vec<String> {
+            lines
+                .iter()
+                .filter_map(|(_, l)| l.strip_prefix("bestmove ").map(str::to_string))
+                .collect()
+        }
+    }
+
+    const OPENING: &str =
+        "setposition g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]";
+
+    fn opening_game() -> Game {
+        let mut g = new_game();
+        g.play("Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ha2 Db2 Cc2 Md2 Ee2 Cf2 Dg2 Hh2")
+            .unwrap();
+        g.play("ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 ha7 db7 cc7 ed7 me7 cf7 dg7 hh7")
+            .unwrap();
+        g
+    }
+
+    fn first_legal(game: &Game) -> (String, Vec<crate::board::Step>) {
+        let t = game.legal_turns().into_iter().next().expect("a legal turn");
+        let steps = t.steps();
+        (format_steps(game.position(), &steps).unwrap(), steps)
+    }
+
+    fn result(game: &Game, depth: u32) -> SearchResult {
+        let (best, steps) = first_legal(game);
+        SearchResult {
+            best: best.clone(),
+            steps,
+            score: 0,
+            depth,
+            nodes: 1,
+            pv: best,
+        }
+    }
+
+    /// Searches until stopped (or its hard limit or depth), reporting an
+    /// unfinished iteration every few milliseconds.
+    struct Endless;
+
+    impl SearchBackend for Endless {
+        fn create(_: usize, _: usize) -> Self {
+            Endless
+        }
+        fn set_hash_mb(&mut self, _: usize) {}
+        fn set_threads(&mut self, _: usize) {}
+        fn new_game(&mut self) {}
+        fn search(
+            &mut self,
+            game: &Game,
+            limits: &Limits,
+            stop: &AtomicBool,
+            report: &mut dyn FnMut(&Report),
+        ) -> Option<SearchResult> {
+            let start = Instant::now();
+            let res = result(game, 1);
+            let mut depth = 1;
+            while !stop.load(Ordering::Relaxed)
+                && limits.hard.is_none_or(|h| start.elapsed() < h)
+                && limits.depth.is_none_or(|d| depth <= d)
+            {
+                report(&Report {
+                    depth,
+                    in_progress: true,
+                    score: 0,
+                    nodes: depth as u64,
+                    elapsed: start.elapsed(),
+                    pv: res.pv.clone(),
+                    current_move: Some(1),
+                });
+                depth += 1;
+                thread::sleep(Duration::from_millis(2));
+            }
+            Some(res)
+        }
+    }
+
+    /// Reports a move, then ignores `stop` and every limit for two seconds.
+    struct Stubborn;
+
+    impl SearchBackend for Stubborn {
+        fn create(_: usize, _: usize) -> Self {
+            Stubborn
+        }
+        fn set_hash_mb(&mut self, _: usize) {}
+        fn set_threads(&mut self, _: usize) {}
+        fn new_game(&mut self) {}
+        fn search(
+            &mut self,
+            game: &Game,
+            _: &Limits,
+            _: &AtomicBool,
+            report: &mut dyn FnMut(&Report),
+        ) -> Option<SearchResult> {
+            // The last legal turn, so that it differs from the fallback.
+            let t = game.legal_turns().pop()?;
+            let best = format_steps(game.position(), &t.steps()).unwrap();
+            report(&Report {
+                depth: 1,
+                in_progress: false,
+                score: 0,
+                nodes: 1,
+                elapsed: Duration::ZERO,
+                pv: format!("{best} s ra7s"),
+                current_move: None,
+            });
+            thread::sleep(Duration::from_secs(2));
+            Some(result(game, 1))
+        }
+    }
+
+    /// Panics.
+    struct Panicky;
+
+    impl SearchBackend for Panicky {
+        fn create(_: usize, _: usize) -> Self {
+            Panicky
+        }
+        fn set_hash_mb(&mut self, _: usize) {}
+        fn set_threads(&mut self, _: usize) {}
+        fn new_game(&mut self) {}
+        fn search(
+            &mut self,
+            _: &Game,
+            _: &Limits,
+            _: &AtomicBool,
+            _: &mut dyn FnMut(&Report),
+        ) -> Option<SearchResult> {
+            panic!("a test search panics")
+        }
+    }
+
+    #[test]
+    fn isready_and_setoption_while_searching_then_stop() {
+        let mut s = Live::start::<Endless>();
+        s.send(OPENING);
+        s.send("go");
+        s.until("info depth", 5.0);
+        s.send("setoption name hash value 8");
+        s.send("setoption name greserve value 30");
+        s.send("isready");
+        let got = s.until("readyok", 5.0);
+        assert!(Live::bestmoves(&got).is_empty(), "{got:?}");
+        // Still searching: nothing but progress.
+        let more = s.quiet(0.3);
+        assert!(more.iter().all(|l| l.starts_with("info")), "{more:?}");
+        assert!(
+            more.iter()
+                .any(|l| l == "info depth 1+" || l.ends_with('+'))
+        );
+        let sent = s.send("stop");
+        s.send("isready");
+        // The answer to `stop` comes before the `readyok` sent after it.
+        let got = s.until("readyok", 5.0);
+        let best = Live::bestmoves(&got);
+        assert_eq!(best.len(), 1, "{got:?}");
+        let at = got
+            .iter()
+            .find(|(_, l)| l.starts_with("bestmove"))
+            .unwrap()
+            .0;
+        eprintln!("stop latency with a stand-in search: {:?}", at - sent);
+        let mut g = opening_game();
+        g.play(&best[0]).unwrap();
+        s.send("quit");
+        assert_eq!(s.exit.recv_timeout(Duration::from_secs(5)), Ok(Exit::Quit));
+    }
+
+    #[test]
+    fn makemove_during_ponder_gives_no_bestmove() {
+        let mut s = Live::start::<Endless>();
+        s.send(OPENING);
+        s.send("go ponder");
+        s.until("info depth", 5.0);
+        let (mv, _) = first_legal(&opening_game());
+        s.send(&format!("makemove {mv}"));
+        s.send("isready");
+        let got = s.until("readyok", 5.0);
+        assert!(Live::bestmoves(&got).is_empty(), "{got:?}");
+        // The ponder is over: nothing left for `stop` to answer.
+        s.send("stop");
+        s.send("isready");
+        let got = s.until("readyok", 5.0);
+        assert!(Live::bestmoves(&got).is_empty(), "{got:?}");
+        assert!(
+            got.iter()
+                .any(|(_, l)| l.starts_with("log Warning: `stop`")),
+            "{got:?}"
+        );
+        // Now silver's turn, searched for real.
+        s.send("go");
+        s.send("stop");
+        let got = s.until("bestmove", 5.0);
+        let mut g = opening_game();
+        g.play(&mv).unwrap();
+        g.play(&Live::bestmoves(&got)[0]).unwrap();
+        let rest = s.quiet(0.2);
+        assert!(rest.iter().all(|l| !l.starts_with("bestmove")), "{rest:?}");
+    }
+
+    #[test]
+    fn makemove_during_go_gives_no_bestmove() {
+        let mut s = Live::start::<Endless>();
+        s.send(OPENING);
+        s.send("go");
+        s.until("info depth", 5.0);
+        let (mv, _) = first_legal(&opening_game());
+        s.send(&format!("makemove {mv}"));
+        s.send("stop");
+        s.send("isready");
+        let got = s.until("readyok", 5.0);
+        assert!(Live::bestmoves(&got).is_empty(), "{got:?}");
+        assert!(
+            got.iter()
+                .any(|(_, l)| l.starts_with("log Warning: `stop`")),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn stop_answers_a_ponder_even_one_that_ended() {
+        let mut s = Live::start::<Endless>();
+        s.send(OPENING);
+        s.send("go ponder");
+        s.until("info depth", 5.0);
+        s.send("stop");
+        let got = s.until("bestmove", 5.0);
+        opening_game().play(&Live::bestmoves(&got)[0]).unwrap();
+        // A depth-limited ponder ends by itself, silently; `stop` then
+        // gets its answer.
+        s.send("setoption name depth value 3");
+        s.send("go ponder");
+        let quiet = s.quiet(0.3);
+        assert!(
+            quiet.iter().all(|l| !l.starts_with("bestmove")),
+            "{quiet:?}"
+        );
+        s.send("stop");
+        let got = s.until("bestmove", 5.0);
+        opening_game().play(&Live::bestmoves(&got)[0]).unwrap();
+        s.send("stop");
+        s.until("log Warning: `stop`: no search", 5.0);
+    }
+
+    #[test]
+    fn overrunning_search_is_answered_for_in_time() {
+        let mut s = Live::start::<Stubborn>();
+        s.send(OPENING);
+        s.send("setoption name tcmove value 0.5");
+        s.send("setoption name tcreserve value 0");
+        let sent = s.send("go");
+        let got = s.until("bestmove", 5.0);
+        let took = got.last().unwrap().0 - sent;
+        eprintln!("answer for an overrunning search after {took:?} (deadline 0.5 s)");
+        // The search returns after 2 s; the answer came well before.
+        assert!(took < Duration::from_millis(1500), "{took:?}");
+        // It is the move the search reported, not a stand-in.
+        let game = opening_game();
+        let reported = game.legal_turns().pop().unwrap();
+        let expected = format_steps(game.position(), &reported.steps()).unwrap();
+        assert_eq!(Live::bestmoves(&got), [expected]);
+        // When the search does return, no second answer.
+        let rest = s.quiet(2.2);
+        assert!(rest.iter().all(|l| !l.starts_with("bestmove")), "{rest:?}");
+    }
+
+    #[test]
+    fn stop_then_makemove_keeps_the_answer() {
+        // All at once, as a piped transcript sends them: the `makemove`
+        // must not silence the answer to `stop`.
+        let mut s = Live::start::<Endless>();
+        let (mv, _) = first_legal(&opening_game());
+        s.send(&format!(
+            "{OPENING}\ngo\nstop\nmakemove {mv}\ngo\nstop\nisready"
+        ));
+        let got = s.until("readyok", 5.0);
+        let best = Live::bestmoves(&got);
+        assert_eq!(best.len(), 2, "{got:?}");
+        let mut g = opening_game();
+        g.play(&best[0]).unwrap();
+        let mut g = opening_game();
+        g.play(&mv).unwrap();
+        g.play(&best[1]).unwrap();
+    }
+
+    #[test]
+    fn stop_is_answered_even_if_the_search_ignores_it() {
+        let mut s = Live::start::<Stubborn>();
+        s.send(OPENING);
+        s.send("go");
+        s.until("info depth", 5.0);
+        let sent = s.send("stop");
+        let got = s.until("bestmove", 5.0);
+        let took = got.last().unwrap().0 - sent;
+        assert!(took < Duration::from_millis(1500), "{took:?}");
+        let game = opening_game();
+        let reported = game.legal_turns().pop().unwrap();
+        let expected = format_steps(game.position(), &reported.steps()).unwrap();
+        assert_eq!(Live::bestmoves(&got), [expected]);
+        // `quit` is not held up by the search that is still running.
+        let sent = s.send("quit");
+        assert_eq!(s.exit.recv_timeout(Duration::from_secs(5)), Ok(Exit::Quit));
+        assert!(sent.elapsed() < Duration::from_millis(1500));
+    }
+
+    #[test]
+    fn moveused_during_search_brings_the_deadline_forward() {
+        let mut s = Live::start::<Endless>();
+        s.send(OPENING);
+        s.send("setoption name tcmove value 30");
+        let sent = s.send("go");
+        s.until("info depth", 5.0);
+        // The controller says 29.5 s of the turn are already gone.
+        s.send("setoption name moveused value 29.5");
+        let got = s.until("bestmove", 5.0);
+        assert!(got.last().unwrap().0 - sent < Duration::from_secs(5));
+        opening_game().play(&Live::bestmoves(&got)[0]).unwrap();
+    }
+
+    #[test]
+    fn panicking_search_still_answers() {
+        let mut s = Live::start::<Panicky>();
+        s.send(OPENING);
+        s.send("go");
+        let got = s.until("bestmove", 5.0);
+        opening_game().play(&Live::bestmoves(&got)[0]).unwrap();
+        // And the session goes on.
+        s.send("isready");
+        s.until("readyok", 5.0);
+    }
+
+    #[test]
+    fn random_input_never_panics() {
+        use rand::RngExt;
+        use rand::seq::IndexedRandom;
+        // Known message words (an unknown one would end the session) with
+        // arguments drawn from pieces of real messages and random bytes.
+        let words = [
+            "isready",
+            "newgame",
+            "setposition",
+            "setoption",
+            "makemove",
+            "go",
+            "stop",
+            "aei",
+        ];
+        let pieces = [
+            "name",
+            "value",
+            "ponder",
+            "g",
+            "s",
+            "w",
+            "b",
+            "[",
+            "]",
+            "tcmove",
+            "hash",
+            "depth",
+            "greserve",
+            "moveused",
+            "seed",
+            "threads",
+            "-1",
+            "0",
+            "1e9",
+            "NaN",
+            "3.5",
+            "Ee2n",
+            "Ra1",
+            "rc6x",
+            "ed7s",
+            "Hh2",
+            "x",
+            "Ed2q",
+            "[rrrrrrrrhdcemcdh",
+            "HDCMECDHRRRRRRRR]",
+            "\u{0}",
+            "é",
+            "   ",
+        ];
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut input = String::from("aei\nnewgame\n");
+        for i in 0..3000 {
+            if i % 400 == 0 {
+                input.push_str(&format!("{OPENING}\n"));
+            }
+            let mut line = words.choose(&mut rng).unwrap().to_string();
+            for _ in 0..rng.random_range(0..5) {
+                line.push(' ');
+                if rng.random_bool(0.2) {
+                    let len = rng.random_range(1..6);
+                    line.extend((0..len).map(|_| rng.random_range(' '..='~')));
+                } else {
+                    line.push_str(pieces.choose(&mut rng).unwrap());
+                }
+            }
+            // `go` with no limits would search until stopped.
+            if line.starts_with("go") {
+                line.push_str("\nstop");
+            }
+            input.push_str(&line);
+            input.push('\n');
+        }
+        let (exit, lines) = session(&input);
+        assert_eq!(exit, Exit::EndOfInput);
+        let known = [
+            "protocol-version",
+            "id",
+            "aeiok",
+            "readyok",
+            "bestmove",
+            "info",
+            "log",
+        ];
+        for l in &lines {
+            let word = l.split(' ').next().unwrap_or("");
+            assert!(known.contains(&word), "{l:?}");
+        }
+        assert!(lines.iter().filter(|l| l.starts_with("readyok")).count() > 30);
+    }
+
+    #[test]
+    fn handshake_then_quit() {
+        let (exit, lines) = session("aei\nisready\nquit\nquit\n");
+        assert_eq!(exit, Exit::Quit);
+        assert_eq!(
+            lines,
+            [
+                "protocol-version 1",
+                "id name aamir",
+                "id author the aamir developers",
+                &format!("id version {}", env!("CARGO_PKG_VERSION")),
+                "aeiok",
+                "readyok"
+            ]
+        );
+    }
+
+    #[test]
+    fn setups_in_process() {
+        let (exit, lines) = session(
+            "aei\nsetoption name seed value 3\nnewgame\ngo\nmakemove Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ha2 Db2 Cc2 Md2 Ee2 Cf2 Dg2 Hh2\ngo\n",
+        );
+        assert_eq!(exit, Exit::EndOfInput);
+        let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 2, "{lines:?}");
+        let mut g = new_game();
+        g.play(&best[0]["bestmove ".len()..]).unwrap();
+        let mut g = new_game();
+        g.play("Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ha2 Db2 Cc2 Md2 Ee2 Cf2 Dg2 Hh2")
+            .unwrap();
+        g.play(&best[1]["bestmove ".len()..]).unwrap();
+        assert_eq!(g.phase(), Phase::Play);
+    }
+}
