@@ -1,5 +1,6 @@
-//! `aamir match` end to end: real engine processes (AEI's `simple_engine`
-//! and the misbehaving fake in `tests/fake_engines/`), tiny time controls,
+//! `aamir match` end to end: real engine processes (aamir itself, AEI's
+//! `simple_engine` and the misbehaving fake in `tests/fake_engines/`),
+//! tiny time controls,
 //! and checks on the summary, the archive TSV (replayed by `aamir replay`)
 //! and the PGN.
 //!
@@ -184,7 +185,9 @@ fn every_kind_of_fault_loses_and_the_match_completes() {
             "readyok",
         ),
     ];
-    let mut engines = vec![simple_engine("random")];
+    // aamir itself (no cmd=), searching one step deep so it answers at
+    // once, against each misbehaving fake.
+    let mut engines = vec!["name=aamir,option.depth=1".to_string()];
     engines.extend(cases.iter().map(|(n, a, ..)| fake(n, a)));
     let start = Instant::now();
     // Deadline: 1 s move + at most 1 s reserve, 0.1 s margin.
@@ -262,6 +265,47 @@ fn every_kind_of_fault_loses_and_the_match_completes() {
         .unwrap();
     assert_eq!(hang["losses_by"]["time"], 2);
     eprintln!("faults match took {:?}", start.elapsed());
+}
+
+#[test]
+fn aamir_plays_itself_at_two_settings() {
+    let out = out_dir("self");
+    let s = run_ok(
+        &[
+            "name=shallow,option.depth=2".to_string(),
+            "name=deeper,option.depth=4".to_string(),
+        ],
+        &[
+            "--tc",
+            "0.2s/1s/100/2s",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--max-turns",
+            "40",
+        ],
+        &out,
+    );
+    assert_eq!(s["status"], "complete");
+    assert_eq!(s["played"], 4);
+    for g in games(&s) {
+        assert!(g["fault"].is_null(), "game {}: {}", g["id"], g["detail"]);
+        let t = g["termination"].as_str().unwrap();
+        assert!(
+            ["goal", "elimination", "immobilization", "score"].contains(&t),
+            "game {} ended by {t}: {}",
+            g["id"],
+            g["detail"]
+        );
+        assert!(g["moves"].as_array().unwrap().len() > 2);
+    }
+    let p = &s["pairings"][0];
+    assert_eq!(
+        p["first_wins"].as_u64().unwrap() + p["second_wins"].as_u64().unwrap(),
+        4
+    );
+    check_archive(&out, 4);
 }
 
 #[test]
