@@ -1,6 +1,7 @@
 //! aamir: an Arimaa engine.
 //!
 //! - [`aei`]: the Arimaa Engine Interface session controllers talk to.
+//! - [`arena`]: matches between AEI engines (`aamir match`).
 //! - [`board`]: the rules, exact to the letter: positions, steps, turns,
 //!   game end, notation and records.
 //! - [`eval`]: static evaluation in centi-rabbits.
@@ -10,6 +11,7 @@
 //!   record replay).
 
 pub mod aei;
+pub mod arena;
 pub mod board;
 pub mod eval;
 pub mod search;

@@ -103,6 +103,9 @@ enum Command {
         /// The archive TSV file.
         file: String,
     },
+    /// Play a match between AEI engines (gauntlet or round robin), or
+    /// `match merge` the summaries of its shards.
+    Match(Box<aamir::arena::cli::MatchArgs>),
 }
 
 fn main() -> Result<()> {
@@ -187,6 +190,7 @@ fn main() -> Result<()> {
             )
         }
         Some(Command::Replay { file }) => tools::replay::run(&file),
+        Some(Command::Match(args)) => aamir::arena::cli::main(*args),
         Some(Command::Aei) | None => match aei::run_stdio() {
             aei::Exit::Quit | aei::Exit::EndOfInput => Ok(()),
             // Already reported on stdout (`log Error: ...`) and stderr.

@@ -1,0 +1,214 @@
+//! The `aamir match` command line: arguments to a match configuration, and
+//! `aamir match merge`.
+
+use super::output::write_all;
+use super::runner::{RunOptions, run};
+use super::schedule::{Mode, Shard, fingerprint, pairings, parse_openings};
+use super::spec::parse_engine_spec;
+use super::stats::Sprt;
+use super::summary::{MatchConfig, OpeningsInfo, Status, Summary, merge, report};
+use crate::timecontrol::TimeControl;
+use anyhow::{Context, Result, anyhow, bail};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct MatchArgs {
+    #[command(subcommand)]
+    pub action: Option<MatchAction>,
+    /// An engine: `name=NAME,cmd=COMMAND[,dir=DIR][,tc=TC][,option.KEY=VALUE]...`
+    /// (repeat for each engine; leave out cmd for this aamir binary; `\,`
+    /// is a literal comma).
+    #[arg(long = "engine", value_name = "SPEC")]
+    pub engines: Vec<String>,
+    /// `gauntlet` (first engine against each other) or `roundrobin`.
+    #[arg(long, default_value = "roundrobin")]
+    pub mode: String,
+    /// Games per pairing; colours alternate.
+    #[arg(long, default_value_t = 2)]
+    pub games: u32,
+    /// Time control, arimaa.com form `move/reserve/percent/max/total/turntime`,
+    /// e.g. `2s/30s/100/60s/10m`.
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Decide the game by score once silver has played this move (the
+    /// setup is move 1).
+    #[arg(long)]
+    pub max_turns: Option<u32>,
+    /// Seconds an engine may run past its deadline before losing on time.
+    #[arg(long, default_value_t = 0.1)]
+    pub margin: f64,
+    /// Seconds allowed for `aeiok` and for `readyok`.
+    #[arg(long, default_value_t = 15.0)]
+    pub ready_timeout: f64,
+    /// Openings: an arimaa.com archive TSV (its setups) or one movelist per
+    /// line; each is played twice, once with each engine as gold.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: u32,
+    /// Stop when the SPRT of H0 `elo0` against H1 `elo1` decides (two
+    /// engines only), e.g. `--sprt 0 10 0.05 0.05`.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
+    pub sprt: Option<Vec<f64>>,
+    /// Play share `i` of `n` of the match (`--shard 2/8`); combine the
+    /// shards' summaries with `aamir match merge`.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Directory for games.tsv, games.pgn, failures.txt and summary.json.
+    #[arg(long, default_value = "match-out")]
+    pub out: PathBuf,
+    /// Replace a match already in `--out`.
+    #[arg(long)]
+    pub overwrite: bool,
+    /// Event name written into the records.
+    #[arg(long, default_value = "aamir match")]
+    pub event: String,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum MatchAction {
+    /// Combine the summaries of shards of one match into one match's files.
+    Merge {
+        /// Directory to write the merged games.tsv, games.pgn,
+        /// failures.txt and summary.json into.
+        #[arg(long)]
+        out: PathBuf,
+        /// Replace files already in `--out`.
+        #[arg(long)]
+        overwrite: bool,
+        /// The shards' summary.json files (or their directories).
+        #[arg(required = true)]
+        summaries: Vec<PathBuf>,
+    },
+}
+
+/// Runs `aamir match ...`.
+pub fn main(args: MatchArgs) -> Result<()> {
+    match args.action {
+        Some(MatchAction::Merge {
+            out,
+            overwrite,
+            summaries,
+        }) => merge_files(&out, overwrite, &summaries),
+        None => run_match(args),
+    }
+}
+
+fn run_match(a: MatchArgs) -> Result<()> {
+    let exe = std::env::current_exe()
+        .context("finding this program's path (for engines without cmd=)")?
+        .to_string_lossy()
+        .into_owned();
+    let self_cmd = vec![exe];
+    let engines = a
+        .engines
+        .iter()
+        .map(|s| parse_engine_spec(s, &self_cmd).map_err(|e| anyhow!(e)))
+        .collect::<Result<Vec<_>>>()?;
+    let mode: Mode = a.mode.parse().map_err(|e: String| anyhow!(e))?;
+    let tc =
+        a.tc.ok_or_else(|| anyhow!("give a time control with --tc, e.g. --tc 2s/30s/100/60s/10m"))?;
+    TimeControl::parse(&tc)?;
+    if !(a.margin.is_finite() && a.margin >= 0.0) {
+        bail!(
+            "--margin {} must be a number of seconds, 0 or more",
+            a.margin
+        );
+    }
+    if !(a.ready_timeout.is_finite() && a.ready_timeout > 0.0) {
+        bail!(
+            "--ready-timeout {} must be a positive number of seconds",
+            a.ready_timeout
+        );
+    }
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let sprt = match a.sprt.as_deref() {
+        Some([e0, e1, al, be]) => Some(Sprt::new(*e0, *e1, *al, *be).map_err(|e| anyhow!(e))?),
+        Some(_) => bail!("--sprt takes four numbers: ELO0 ELO1 ALPHA BETA"),
+        None => None,
+    };
+    let shard: Option<Shard> = a
+        .shard
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|e: String| anyhow!(e))?;
+    let (openings, info) = match &a.openings {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("reading openings {}", p.display()))?;
+            let o = parse_openings(&text).map_err(|e| anyhow!("openings {}: {e}", p.display()))?;
+            let info = OpeningsInfo {
+                file: p.display().to_string(),
+                count: o.len(),
+                fingerprint: fingerprint(&text),
+            };
+            (o, Some(info))
+        }
+        None => (Vec::new(), None),
+    };
+    let config = MatchConfig {
+        engines,
+        mode,
+        games: a.games,
+        tc,
+        turn_limit: a.max_turns,
+        margin: a.margin,
+        ready_timeout: a.ready_timeout,
+        openings: info,
+        sprt,
+        event: a.event,
+    };
+    let out = a.out.clone();
+    let s = run(RunOptions {
+        config,
+        openings,
+        concurrency: a.concurrency,
+        shard,
+        out: a.out,
+        overwrite: a.overwrite,
+    })?;
+    if s.status == Status::Interrupted {
+        bail!(
+            "interrupted after {} of {} games; their results are in {}",
+            s.played,
+            s.scheduled,
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+fn merge_files(out: &PathBuf, overwrite: bool, paths: &[PathBuf]) -> Result<()> {
+    let mut parts = Vec::new();
+    for p in paths {
+        let file = if p.is_dir() {
+            p.join("summary.json")
+        } else {
+            p.clone()
+        };
+        let text = std::fs::read_to_string(&file)
+            .with_context(|| format!("reading {}", file.display()))?;
+        let s: Summary = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a match summary", file.display()))?;
+        parts.push(s);
+    }
+    let first = parts.first().ok_or_else(|| anyhow!("nothing to merge"))?;
+    let pairs = pairings(first.config.engines.len(), first.config.mode);
+    let merged = merge(parts, &pairs).map_err(|e| anyhow!(e))?;
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    if out.join("summary.json").exists() && !overwrite {
+        bail!(
+            "{} already holds a match (summary.json); pass --overwrite or choose another --out",
+            out.display()
+        );
+    }
+    write_all(out, &merged)?;
+    print!("{}", report(&merged));
+    println!("merged results in {}", out.display());
+    Ok(())
+}

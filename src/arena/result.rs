@@ -1,0 +1,203 @@
+//! What one game produced: who won, why, every move with its clock, and for
+//! a forfeit the engine's stderr and the last lines of the exchange. This
+//! is the unit the summary stores and the records are written from.
+
+use super::process::FaultKind;
+use crate::board::{Color, EndReason};
+use serde::{Deserialize, Serialize};
+
+/// A side, in records (`g`/`s` there, `gold`/`silver` in JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Gold,
+    Silver,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::Gold => Side::Silver,
+            Side::Silver => Side::Gold,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        match self {
+            Side::Gold => 0,
+            Side::Silver => 1,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Gold => "gold",
+            Side::Silver => "silver",
+        }
+    }
+
+    /// The archive's `result` letter.
+    pub fn archive_letter(self) -> char {
+        match self {
+            Side::Gold => 'w',
+            Side::Silver => 'b',
+        }
+    }
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::Gold => Side::Gold,
+            Color::Silver => Side::Silver,
+        }
+    }
+}
+
+/// How a game ended. The first three are the rules' own endings; the rest
+/// are the referee's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Termination {
+    Goal,
+    Elimination,
+    Immobilization,
+    /// The loser passed its deadline plus the lag margin.
+    Time,
+    /// The loser sent a move the rules refuse (including a third
+    /// repetition, an unchanged board, a bad setup or unreadable notation).
+    Illegal,
+    /// The loser crashed, hung outside a timed turn, printed garbage, broke
+    /// the protocol or could not be started.
+    Crash,
+    /// The loser sent `bestmove resign`.
+    Resign,
+    /// The turn limit or the game's total time was reached; decided by the
+    /// arimaa.com scoring rule (more pieces, else silver).
+    Score,
+}
+
+impl Termination {
+    pub const ALL: [Termination; 8] = [
+        Termination::Goal,
+        Termination::Elimination,
+        Termination::Immobilization,
+        Termination::Time,
+        Termination::Illegal,
+        Termination::Crash,
+        Termination::Resign,
+        Termination::Score,
+    ];
+
+    /// The archive's `termination` letter (arimaa.com: `f` is forfeit,
+    /// `s` decided by score).
+    pub fn letter(self) -> char {
+        match self {
+            Termination::Goal => 'g',
+            Termination::Elimination => 'e',
+            Termination::Immobilization => 'm',
+            Termination::Time => 't',
+            Termination::Illegal => 'i',
+            Termination::Crash => 'f',
+            Termination::Resign => 'r',
+            Termination::Score => 's',
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Goal => "goal",
+            Termination::Elimination => "elimination",
+            Termination::Immobilization => "immobilization",
+            Termination::Time => "time",
+            Termination::Illegal => "illegal",
+            Termination::Crash => "crash",
+            Termination::Resign => "resign",
+            Termination::Score => "score",
+        }
+    }
+}
+
+impl From<EndReason> for Termination {
+    fn from(r: EndReason) -> Termination {
+        match r {
+            EndReason::Goal => Termination::Goal,
+            EndReason::Elimination => Termination::Elimination,
+            EndReason::Immobilization => Termination::Immobilization,
+        }
+    }
+}
+
+/// One accepted move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// `12g`
+    pub label: String,
+    /// Canonical notation (capture tokens included).
+    pub text: String,
+    /// Seconds the mover took; `None` for moves given by the opening file.
+    pub used: Option<f64>,
+    /// The mover's reserve after the move, in seconds.
+    pub reserve: Option<f64>,
+}
+
+/// The engine at fault in a forfeit, and what it left behind.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FaultRecord {
+    pub engine: String,
+    pub side: Side,
+    pub kind: FaultKind,
+    pub detail: String,
+    /// Last lines of the engine's stderr.
+    pub stderr: Vec<String>,
+    /// Last lines exchanged (`>` sent to the engine, `<` received).
+    pub exchange: Vec<String>,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Position in the full schedule, from 1; unique across shards.
+    pub id: u32,
+    /// Round within the pairing, from 0; even rounds give the pairing's
+    /// first engine gold.
+    pub round: u32,
+    /// Index into the summary's pairings.
+    pub pairing: usize,
+    /// Index into the openings file, if one is used.
+    pub opening: Option<usize>,
+    pub gold: String,
+    pub silver: String,
+    pub winner: Side,
+    pub termination: Termination,
+    /// In words: the rule ending, the illegal move's error, the fault.
+    pub detail: String,
+    pub moves: Vec<MoveRecord>,
+    /// The label the game stopped at (the side to move next), `31s`.
+    pub final_label: String,
+    /// The move an engine sent that the rules refused, if any.
+    pub attempted: Option<String>,
+    /// Time control as arimaa.com writes it (`gold;silver` when they
+    /// differ).
+    pub timecontrol: String,
+    pub start_unix: u64,
+    pub end_unix: u64,
+    pub seconds: f64,
+    pub fault: Option<FaultRecord>,
+}
+
+impl GameRecord {
+    pub fn winner_name(&self) -> &str {
+        match self.winner {
+            Side::Gold => &self.gold,
+            Side::Silver => &self.silver,
+        }
+    }
+
+    pub fn loser_name(&self) -> &str {
+        match self.winner {
+            Side::Gold => &self.silver,
+            Side::Silver => &self.gold,
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! The summary of a match (or of a shard, or of shards merged): the
+//! settings, every game, and the figures derived from the games. The games
+//! are the source of truth; the figures are recomputed from them, which is
+//! what makes `aamir match merge` exact.
+
+use super::result::{GameRecord, Side, Termination};
+use super::schedule::{Mode, Shard};
+use super::spec::EngineSpec;
+use super::stats::{Sprt, SprtDecision, SprtState, estimate, fmt_elo};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub const FORMAT: u32 = 1;
+
+/// The openings file a match used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpeningsInfo {
+    pub file: String,
+    pub count: usize,
+    /// FNV-1a of the file's text.
+    pub fingerprint: String,
+}
+
+/// Everything that decides which games are played and how; shards of one
+/// match must agree on it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    pub mode: Mode,
+    /// Games per pairing.
+    pub games: u32,
+    /// The match time control (engines may override it with `tc=`).
+    pub tc: String,
+    pub turn_limit: Option<u32>,
+    /// Lag margin in seconds.
+    pub margin: f64,
+    /// `aeiok`/`readyok` limit in seconds.
+    pub ready_timeout: f64,
+    pub openings: Option<OpeningsInfo>,
+    pub sprt: Option<Sprt>,
+    pub event: String,
+}
+
+impl MatchConfig {
+    /// Whether two shards belong to the same match. Engine commands and
+    /// directories may differ between machines; names, options, time
+    /// controls and the schedule may not.
+    pub fn compatible(&self, other: &MatchConfig) -> Result<(), String> {
+        let key = |c: &MatchConfig| {
+            let engines: Vec<_> = c
+                .engines
+                .iter()
+                .map(|e| (e.name.clone(), e.options.clone(), e.tc.clone()))
+                .collect();
+            (
+                engines,
+                c.mode,
+                c.games,
+                c.tc.clone(),
+                c.turn_limit,
+                c.openings.as_ref().map(|o| o.fingerprint.clone()),
+                c.sprt.map(|s| format!("{s:?}")),
+            )
+        };
+        if key(self) != key(other) {
+            return Err(
+                "the summaries are from different matches (engines, options, time control, games, openings or SPRT differ)"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Why a run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every scheduled game was played.
+    Complete,
+    /// Stopped by Ctrl-C; the games finished before are kept.
+    Interrupted,
+    /// Stopped because the SPRT decided.
+    Sprt,
+    /// Merged shards that do not make up the whole match.
+    Partial,
+}
+
+/// One pairing's figures, from its first engine's point of view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairingSummary {
+    pub first: String,
+    pub second: String,
+    pub games: u32,
+    pub first_wins: u32,
+    pub second_wins: u32,
+    /// Wins of each engine by termination (`time` = the other lost on time).
+    pub first_wins_by: BTreeMap<String, u32>,
+    pub second_wins_by: BTreeMap<String, u32>,
+    /// Games won by the side playing gold.
+    pub gold_wins: u32,
+    /// First engine's score share.
+    pub score: Option<f64>,
+    /// Elo of first over second; `null` when infinite or undefined.
+    pub elo: Option<f64>,
+    /// 95% interval (Wilson); `null` for an unbounded end.
+    pub elo_low: Option<f64>,
+    pub elo_high: Option<f64>,
+    /// Likelihood that the first engine is stronger.
+    pub los: f64,
+    /// The same as text, `+28.4 [-38.0, +95.1]`.
+    pub elo_text: String,
+    pub sprt: Option<SprtState>,
+}
+
+/// One engine's totals over all its games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineSummary {
+    pub name: String,
+    pub games: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub losses_by: BTreeMap<String, u32>,
+    pub wins_by: BTreeMap<String, u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub format: u32,
+    pub config: MatchConfig,
+    /// The shards this summary covers; empty for a whole match.
+    pub shards: Vec<Shard>,
+    pub status: Status,
+    /// Games scheduled for the shards covered.
+    pub scheduled: u32,
+    pub played: u32,
+    /// Games cut off by Ctrl-C or an SPRT stop (not counted anywhere).
+    pub aborted: u32,
+    pub concurrency: u32,
+    /// Wall time of the run (summed over merged shards).
+    pub wall_seconds: f64,
+    pub pairings: Vec<PairingSummary>,
+    pub engines: Vec<EngineSummary>,
+    pub games: Vec<GameRecord>,
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+/// Figures of one pairing from its games.
+pub fn pairing_summary(
+    first: &str,
+    second: &str,
+    games: &[&GameRecord],
+    sprt: Option<Sprt>,
+) -> PairingSummary {
+    let mut s = PairingSummary {
+        first: first.to_string(),
+        second: second.to_string(),
+        games: games.len() as u32,
+        first_wins: 0,
+        second_wins: 0,
+        first_wins_by: BTreeMap::new(),
+        second_wins_by: BTreeMap::new(),
+        gold_wins: 0,
+        score: None,
+        elo: None,
+        elo_low: None,
+        elo_high: None,
+        los: 0.5,
+        elo_text: String::new(),
+        sprt: None,
+    };
+    for g in games {
+        let by = g.termination.name().to_string();
+        if g.winner_name() == first {
+            s.first_wins += 1;
+            *s.first_wins_by.entry(by).or_insert(0) += 1;
+        } else {
+            s.second_wins += 1;
+            *s.second_wins_by.entry(by).or_insert(0) += 1;
+        }
+        if g.winner == Side::Gold {
+            s.gold_wins += 1;
+        }
+    }
+    let e = estimate(s.first_wins, s.games);
+    s.score = finite(e.score);
+    s.elo = finite(e.elo);
+    s.elo_low = finite(e.elo_low);
+    s.elo_high = finite(e.elo_high);
+    s.los = e.los;
+    s.elo_text = format!(
+        "{} [{}, {}]",
+        fmt_elo(e.elo),
+        fmt_elo(e.elo_low),
+        fmt_elo(e.elo_high)
+    );
+    s.sprt = sprt.map(|t| t.state(s.first_wins, s.second_wins));
+    s
+}
+
+/// All figures from the games.
+pub fn figures(
+    config: &MatchConfig,
+    pairs: &[(usize, usize)],
+    games: &[GameRecord],
+) -> (Vec<PairingSummary>, Vec<EngineSummary>) {
+    let sprt = if pairs.len() == 1 { config.sprt } else { None };
+    let pairings = pairs
+        .iter()
+        .enumerate()
+        .map(|(i, &(a, b))| {
+            let gs: Vec<&GameRecord> = games.iter().filter(|g| g.pairing == i).collect();
+            pairing_summary(&config.engines[a].name, &config.engines[b].name, &gs, sprt)
+        })
+        .collect();
+    let engines = config
+        .engines
+        .iter()
+        .map(|e| {
+            let mut s = EngineSummary {
+                name: e.name.clone(),
+                games: 0,
+                wins: 0,
+                losses: 0,
+                losses_by: BTreeMap::new(),
+                wins_by: BTreeMap::new(),
+            };
+            for g in games
+                .iter()
+                .filter(|g| g.gold == e.name || g.silver == e.name)
+            {
+                s.games += 1;
+                let by = g.termination.name().to_string();
+                if g.winner_name() == e.name {
+                    s.wins += 1;
+                    *s.wins_by.entry(by).or_insert(0) += 1;
+                } else {
+                    s.losses += 1;
+                    *s.losses_by.entry(by).or_insert(0) += 1;
+                }
+            }
+            s
+        })
+        .collect();
+    (pairings, engines)
+}
+
+/// Combines shard summaries of one match. Games must not repeat.
+pub fn merge(parts: Vec<Summary>, pairs: &[(usize, usize)]) -> Result<Summary, String> {
+    let mut it = parts.into_iter();
+    let mut out = it.next().ok_or("nothing to merge")?;
+    if out.format != FORMAT {
+        return Err(format!("summary format {} is not {FORMAT}", out.format));
+    }
+    let mut statuses = vec![out.status];
+    for (n, p) in it.enumerate() {
+        if p.format != FORMAT {
+            return Err(format!("summary format {} is not {FORMAT}", p.format));
+        }
+        out.config
+            .compatible(&p.config)
+            .map_err(|e| format!("summary {}: {e}", n + 2))?;
+        for s in &p.shards {
+            if out.shards.iter().any(|t| t.index == s.index) {
+                return Err(format!("shard {}/{} appears twice", s.index, s.count));
+            }
+        }
+        out.shards.extend(p.shards);
+        statuses.push(p.status);
+        out.scheduled += p.scheduled;
+        out.played += p.played;
+        out.aborted += p.aborted;
+        out.concurrency = out.concurrency.max(p.concurrency);
+        out.wall_seconds += p.wall_seconds;
+        out.games.extend(p.games);
+    }
+    if let Some(c) = out.shards.first().map(|s| s.count)
+        && out.shards.iter().any(|s| s.count != c)
+    {
+        return Err("the shards split the match differently (i/n with different n)".into());
+    }
+    out.games.sort_by_key(|g| g.id);
+    if let Some(w) = out.games.windows(2).find(|w| w[0].id == w[1].id) {
+        return Err(format!(
+            "game {} appears twice: these summaries overlap (same shard run twice?)",
+            w[0].id
+        ));
+    }
+    out.shards.sort_by_key(|s| s.index);
+    let whole = out.shards.is_empty() || out.shards.len() as u32 == out.shards[0].count;
+    out.status = if statuses.iter().all(|s| *s == Status::Complete) && whole {
+        Status::Complete
+    } else if statuses.contains(&Status::Interrupted) {
+        Status::Interrupted
+    } else {
+        Status::Partial
+    };
+    let (p, e) = figures(&out.config, pairs, &out.games);
+    out.pairings = p;
+    out.engines = e;
+    Ok(out)
+}
+
+/// The table printed at the end.
+pub fn report(s: &Summary) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{} games played of {} scheduled ({:?}), {:.1}s wall, concurrency {}\n",
+        s.played, s.scheduled, s.status, s.wall_seconds, s.concurrency
+    ));
+    for p in &s.pairings {
+        out.push_str(&format!(
+            "{} vs {}: {} games, {} - {}, score {}, Elo {}, LOS {:.1}%, gold won {}\n",
+            p.first,
+            p.second,
+            p.games,
+            p.first_wins,
+            p.second_wins,
+            p.score.map_or("?".into(), |x| format!("{:.1}%", 100.0 * x)),
+            p.elo_text,
+            100.0 * p.los,
+            p.gold_wins
+        ));
+        let by = |m: &BTreeMap<String, u32>| {
+            if m.is_empty() {
+                "-".to_string()
+            } else {
+                m.iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        out.push_str(&format!(
+            "  {} wins by: {}\n",
+            p.first,
+            by(&p.first_wins_by)
+        ));
+        out.push_str(&format!(
+            "  {} wins by: {}\n",
+            p.second,
+            by(&p.second_wins_by)
+        ));
+        if let Some(t) = &p.sprt {
+            out.push_str(&format!(
+                "  SPRT: LLR {:.3} [{:.3}, {:.3}] {}\n",
+                t.llr,
+                t.lower,
+                t.upper,
+                match t.decision {
+                    SprtDecision::Continue => "undecided",
+                    SprtDecision::H0 => "H0 accepted",
+                    SprtDecision::H1 => "H1 accepted",
+                }
+            ));
+        }
+    }
+    for e in &s.engines {
+        let lost: Vec<String> = e
+            .losses_by
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        out.push_str(&format!(
+            "{}: {} games, {} won, {} lost{}\n",
+            e.name,
+            e.games,
+            e.wins,
+            e.losses,
+            if lost.is_empty() {
+                String::new()
+            } else {
+                format!(" (by {})", lost.join(", "))
+            }
+        ));
+    }
+    let faults = s
+        .games
+        .iter()
+        .filter(|g| {
+            matches!(
+                g.termination,
+                Termination::Crash | Termination::Time | Termination::Illegal
+            )
+        })
+        .count();
+    if faults > 0 {
+        out.push_str(&format!(
+            "{faults} games lost by a crash, on time or by an illegal move: see failures.txt\n"
+        ));
+    }
+    out
+}

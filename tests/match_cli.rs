@@ -1,0 +1,725 @@
+//! `aamir match` end to end: real engine processes (aamir itself, AEI's
+//! `simple_engine` and the misbehaving fake in `tests/fake_engines/`),
+//! tiny time controls,
+//! and checks on the summary, the archive TSV (replayed by `aamir replay`)
+//! and the PGN.
+//!
+//! Needs the Python `aei` package: a venv found through `AAMIR_VENV`
+//! (default `.venv` in the repository).
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const AAMIR: &str = env!("CARGO_BIN_EXE_aamir");
+
+fn venv() -> PathBuf {
+    let dir = std::env::var_os("AAMIR_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv"));
+    let py = dir.join("bin/python");
+    assert!(
+        py.exists() && dir.join("bin/simple_engine").exists(),
+        "these tests need the Python `aei` package in a venv at {} (set AAMIR_VENV to use another): \
+         python3 -m venv .venv && .venv/bin/pip install aei==1.4.1",
+        dir.display()
+    );
+    dir
+}
+
+fn simple_engine(name: &str) -> String {
+    format!(
+        "name={name},cmd={}",
+        venv().join("bin/simple_engine").display()
+    )
+}
+
+/// The fake engine with a fault at its `at`'th move.
+fn fake(name: &str, args: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engines/fake_engine.py");
+    format!(
+        "name={name},cmd={} {} {args}",
+        venv().join("bin/python").display(),
+        script.display()
+    )
+}
+
+fn out_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("aamir-match-test-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn aamir(args: &[String]) -> Output {
+    Command::new(AAMIR)
+        .args(args)
+        .output()
+        .expect("running aamir")
+}
+
+fn match_args(engines: &[String], extra: &[&str], out: &Path) -> Vec<String> {
+    let mut a = vec!["match".to_string()];
+    for e in engines {
+        a.push("--engine".into());
+        a.push(e.clone());
+    }
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a.push("--out".into());
+    a.push(out.display().to_string());
+    a
+}
+
+fn run_ok(engines: &[String], extra: &[&str], out: &Path) -> Value {
+    let o = aamir(&match_args(engines, extra, out));
+    assert!(
+        o.status.success(),
+        "aamir match failed:\nstdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    summary(out)
+}
+
+fn summary(out: &Path) -> Value {
+    let text = std::fs::read_to_string(out.join("summary.json")).expect("summary.json");
+    serde_json::from_str(&text).expect("summary.json is JSON")
+}
+
+fn games(s: &Value) -> &Vec<Value> {
+    s["games"].as_array().expect("games array")
+}
+
+/// `aamir replay` accepts the archive, and it holds `n` games.
+fn check_archive(out: &Path, n: usize) {
+    let o = aamir(&["replay".into(), out.join("games.tsv").display().to_string()]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "aamir replay refused games.tsv:\n{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("{n} games, {n} agree")),
+        "replay summary: {stdout}"
+    );
+    let tsv = std::fs::read_to_string(out.join("games.tsv")).unwrap();
+    let header = tsv.lines().next().unwrap();
+    let reference = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/games-2026-02.tsv"),
+    )
+    .or_else(|_| std::fs::read_to_string("/work/shared/data/games-2026-02.tsv"));
+    if let Ok(r) = reference {
+        assert_eq!(header, r.lines().next().unwrap(), "archive header differs");
+    }
+}
+
+#[test]
+fn every_kind_of_fault_loses_and_the_match_completes() {
+    let out = out_dir("faults");
+    // (engine, fake arguments, termination, fault kind, text expected in
+    // the detail, stderr or exchange)
+    let cases = [
+        (
+            "illegal",
+            "--fault illegal --at 2",
+            "illegal",
+            "illegal",
+            "rabbit on",
+        ),
+        (
+            "unchanged",
+            "--fault unchanged --at 1",
+            "illegal",
+            "illegal",
+            "leaves the board unchanged",
+        ),
+        (
+            "badsetup",
+            "--fault badsetup --at 0",
+            "illegal",
+            "illegal",
+            "places 15 pieces",
+        ),
+        (
+            "crash",
+            "--fault crash --at 2",
+            "crash",
+            "exited",
+            "simulated crash",
+        ),
+        (
+            "exitquiet",
+            "--fault exitquiet --at 2",
+            "crash",
+            "exited",
+            "exit status 0",
+        ),
+        ("hang", "--fault hang --at 2", "time", "time", "no bestmove"),
+        (
+            "slow",
+            "--fault slow --at 2 --sleep 2.6",
+            "time",
+            "time",
+            "no bestmove",
+        ),
+        (
+            "garbage",
+            "--fault garbage --at 2",
+            "crash",
+            "garbage",
+            "quick brown fox",
+        ),
+        (
+            "stale",
+            "--fault stale --at 1",
+            "crash",
+            "protocol",
+            "while not asked to move",
+        ),
+        (
+            "hangready",
+            "--fault hangready --at 1",
+            "crash",
+            "hang",
+            "readyok",
+        ),
+    ];
+    // aamir itself (no cmd=), searching one step deep so it answers at
+    // once, against each misbehaving fake.
+    let mut engines = vec!["name=aamir,option.depth=1".to_string()];
+    engines.extend(cases.iter().map(|(n, a, ..)| fake(n, a)));
+    let start = Instant::now();
+    // Deadline: 1 s move + at most 1 s reserve, 0.1 s margin.
+    let s = run_ok(
+        &engines,
+        &[
+            "--mode",
+            "gauntlet",
+            "--tc",
+            "1s/1s/100/1s",
+            "--ready-timeout",
+            "1",
+            "--games",
+            "2",
+            "--concurrency",
+            "4",
+        ],
+        &out,
+    );
+    assert_eq!(s["status"], "complete");
+    assert_eq!(s["played"], 20);
+    for (name, _, term, kind, text) in cases {
+        let gs: Vec<&Value> = games(&s)
+            .iter()
+            .filter(|g| g["gold"] == name || g["silver"] == name)
+            .collect();
+        assert_eq!(gs.len(), 2, "{name}: games");
+        let sides: BTreeSet<String> = gs
+            .iter()
+            .map(|g| if g["gold"] == name { "gold" } else { "silver" }.to_string())
+            .collect();
+        assert_eq!(sides.len(), 2, "{name} should play both colours");
+        for g in gs {
+            let loser = if g["winner"] == "gold" {
+                &g["silver"]
+            } else {
+                &g["gold"]
+            };
+            assert_eq!(loser, name, "{name} should lose game {}", g["id"]);
+            assert_eq!(g["termination"], term, "{name}: game {}", g["id"]);
+            let f = &g["fault"];
+            assert_eq!(f["engine"], name);
+            assert_eq!(f["kind"], kind, "{name}: fault kind in game {}", g["id"]);
+            let all = format!("{} {} {}", g["detail"], f["stderr"], f["exchange"]);
+            assert!(all.contains(text), "{name}: `{text}` not in {all}");
+            assert!(
+                !f["exchange"].as_array().unwrap().is_empty(),
+                "{name}: exchange kept"
+            );
+        }
+    }
+    // The engine that sent the illegal move had it recorded.
+    let ill = games(&s).iter().find(|g| g["gold"] == "illegal").unwrap();
+    assert!(ill["attempted"].as_str().unwrap().starts_with('R'));
+    check_archive(&out, 20);
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Result \"").count(), 20);
+    for code in ["i", "f", "t"] {
+        assert!(pgn.contains(&format!("[ResultCode \"{code}\"]")), "{code}");
+    }
+    // The clock is refreshed before each `go`.
+    let ex =
+        games(&s).iter().find(|g| g["gold"] == "crash").unwrap()["fault"]["exchange"].to_string();
+    let go = ex.rfind("> go").unwrap();
+    let greserve = ex.rfind("> setoption name greserve value").unwrap();
+    let moveused = ex.rfind("> setoption name moveused value 0").unwrap();
+    assert!(greserve < moveused && moveused < go, "{ex}");
+    let failures = std::fs::read_to_string(out.join("failures.txt")).unwrap();
+    assert!(failures.contains("fatal: simulated crash at move 2"));
+    let hang = s["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "hang")
+        .unwrap();
+    assert_eq!(hang["losses_by"]["time"], 2);
+    eprintln!("faults match took {:?}", start.elapsed());
+}
+
+#[test]
+fn aamir_plays_itself_at_two_settings() {
+    let out = out_dir("self");
+    let s = run_ok(
+        &[
+            "name=shallow,option.depth=2".to_string(),
+            "name=deeper,option.depth=4".to_string(),
+        ],
+        &[
+            "--tc",
+            "0.2s/1s/100/2s",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--max-turns",
+            "40",
+        ],
+        &out,
+    );
+    assert_eq!(s["status"], "complete");
+    assert_eq!(s["played"], 4);
+    for g in games(&s) {
+        assert!(g["fault"].is_null(), "game {}: {}", g["id"], g["detail"]);
+        let t = g["termination"].as_str().unwrap();
+        assert!(
+            ["goal", "elimination", "immobilization", "score"].contains(&t),
+            "game {} ended by {t}: {}",
+            g["id"],
+            g["detail"]
+        );
+        assert!(g["moves"].as_array().unwrap().len() > 2);
+    }
+    let p = &s["pairings"][0];
+    assert_eq!(
+        p["first_wins"].as_u64().unwrap() + p["second_wins"].as_u64().unwrap(),
+        4
+    );
+    check_archive(&out, 4);
+}
+
+#[test]
+fn a_third_repetition_loses() {
+    let out = out_dir("repeat");
+    let s = run_ok(
+        &[
+            fake("rep1", "--fault repeat"),
+            fake("rep2", "--fault repeat"),
+        ],
+        &["--tc", "1s/2s", "--games", "2"],
+        &out,
+    );
+    for g in games(&s) {
+        // Both shuffle their elephants; silver's 5th move repeats the
+        // position after the setups a third time.
+        assert_eq!(g["winner"], "gold", "game {}", g["id"]);
+        assert_eq!(g["termination"], "illegal");
+        assert_eq!(g["final_label"], "5s");
+        assert_eq!(g["moves"].as_array().unwrap().len(), 9);
+        assert!(
+            g["detail"].as_str().unwrap().contains("third time"),
+            "{}",
+            g["detail"]
+        );
+        assert_eq!(g["attempted"], "ed6n");
+    }
+    check_archive(&out, 2);
+}
+
+/// The arimaa.com rule, computed here from the record alone: the side that
+/// has, or most recently had, more pieces after a completed turn; else
+/// silver.
+fn winner_by_score(moves: &[Value]) -> &'static str {
+    use aamir::board::{Color, Game, Phase};
+    let mut game = Game::new();
+    let mut verdict = "silver";
+    for m in moves {
+        game.play(m["text"].as_str().unwrap()).unwrap();
+        let p = game.position();
+        let (g, s) = (
+            p.occupied_by(Color::Gold).count(),
+            p.occupied_by(Color::Silver).count(),
+        );
+        if game.phase() == Phase::Play && g != s {
+            verdict = if g > s { "gold" } else { "silver" };
+        }
+    }
+    verdict
+}
+
+#[test]
+fn the_turn_limit_is_decided_by_score() {
+    let out = out_dir("turns");
+    let s = run_ok(
+        &[simple_engine("random"), fake("fake", "--seed 7")],
+        &[
+            "--tc",
+            "1s/2s",
+            "--games",
+            "4",
+            "--max-turns",
+            "12",
+            "--concurrency",
+            "2",
+        ],
+        &out,
+    );
+    let mut scored = 0;
+    for g in games(&s) {
+        let moves = g["moves"].as_array().unwrap();
+        if g["termination"] == "score" {
+            scored += 1;
+            // Silver completed move 12: 2 setups + 11 moves each.
+            assert_eq!(moves.len(), 24, "game {}", g["id"]);
+            assert_eq!(g["final_label"], "13g");
+            assert_eq!(g["winner"], winner_by_score(moves), "game {}", g["id"]);
+        } else {
+            assert!(moves.len() < 24, "game {} ran past the limit", g["id"]);
+        }
+    }
+    assert!(scored > 0, "no game reached the turn limit");
+    check_archive(&out, 4);
+}
+
+#[test]
+fn the_clock_follows_the_time_control() {
+    // 1 s a move, 1 s reserve, half of unused move time banked, reserve
+    // capped at 2 s; the fake thinks 1.4 s on its second move.
+    let out = out_dir("clock");
+    let s = run_ok(
+        &[
+            simple_engine("random"),
+            fake("slow", "--fault slow --at 2 --sleep 1.4"),
+        ],
+        &[
+            "--tc",
+            "1s/1s/50/2s",
+            "--games",
+            "2",
+            "--max-turns",
+            "6",
+            "--concurrency",
+            "2",
+        ],
+        &out,
+    );
+    for g in games(&s) {
+        assert_ne!(
+            g["termination"], "time",
+            "game {}: {}",
+            g["id"], g["detail"]
+        );
+        let slow_side = if g["gold"] == "slow" { 'g' } else { 's' };
+        // The reserve after each move, recomputed here from the recorded
+        // move times with the arimaa.com rule.
+        let mut reserve = [1.0f64, 1.0];
+        let mut slow_moves = 0;
+        for (i, m) in g["moves"].as_array().unwrap().iter().enumerate() {
+            let label = m["label"].as_str().unwrap();
+            let side = label.ends_with('s') as usize;
+            let used = m["used"].as_f64().unwrap();
+            if i >= 2 {
+                let r = reserve[side];
+                reserve[side] = if used < 1.0 {
+                    r + 0.5 * (1.0 - used)
+                } else {
+                    (r - (used - 1.0)).max(0.0)
+                }
+                .min(2.0);
+                if label.ends_with(slow_side) {
+                    slow_moves += 1;
+                    if slow_moves == 2 {
+                        assert!(used >= 1.4, "the slow move took {used}");
+                        assert!(reserve[side] < 1.2, "the slow move should eat reserve");
+                    }
+                }
+            }
+            let got = m["reserve"].as_f64().unwrap();
+            assert!(
+                (got - reserve[side]).abs() < 1e-6,
+                "game {} move {label}: reserve {got}, expected {}",
+                g["id"],
+                reserve[side]
+            );
+        }
+        assert!(slow_moves >= 2, "game {} ended too early", g["id"]);
+    }
+}
+
+#[test]
+fn the_game_total_is_decided_by_score() {
+    // A 2 s game total; the fake thinks 0.3 s a move, so the total runs
+    // out after a few moves and the arimaa.com scoring rule decides.
+    let out = out_dir("total");
+    let s = run_ok(
+        &[simple_engine("random"), fake("ponderous", "--delay 0.3")],
+        &["--tc", "1s/1s/100/1s/2s", "--games", "1"],
+        &out,
+    );
+    let g = &games(&s)[0];
+    assert_eq!(g["termination"], "score", "{}", g["detail"]);
+    assert!(g["detail"].as_str().unwrap().contains("total"));
+    assert_eq!(g["winner"], winner_by_score(g["moves"].as_array().unwrap()));
+    let secs = g["seconds"].as_f64().unwrap();
+    // Without the total the game would run 10 s or more (0.3 s a move).
+    assert!((2.0..6.0).contains(&secs), "game took {secs} s");
+    check_archive(&out, 1);
+}
+
+#[test]
+fn sprt_stops_when_it_decides() {
+    let out = out_dir("sprt");
+    // The fake always plays an illegal first move: H1 (100 Elo) is
+    // accepted after 12 straight wins (LLR 2.96 >= ln 19).
+    let s = run_ok(
+        &[
+            simple_engine("random"),
+            fake("bad", "--fault illegal --at 1"),
+        ],
+        &[
+            "--tc",
+            "1s/2s",
+            "--games",
+            "200",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "0",
+            "100",
+            "0.05",
+            "0.05",
+        ],
+        &out,
+    );
+    assert_eq!(s["status"], "sprt");
+    let p = &s["pairings"][0];
+    assert_eq!(p["sprt"]["decision"], "h1");
+    let played = s["played"].as_u64().unwrap();
+    assert_eq!(played, 12, "the test decides at the 12th win");
+    assert_eq!(p["first_wins"], 12);
+    check_archive(&out, played as usize);
+}
+
+#[test]
+fn shards_merge_into_the_whole_match() {
+    let engines = [simple_engine("random"), fake("fake", "--seed 3")];
+    let common = ["--tc", "1s/2s", "--games", "6", "--max-turns", "4"];
+    let mut parts = Vec::new();
+    let mut ids = Vec::new();
+    for i in 1..=2 {
+        let out = out_dir(&format!("shard{i}"));
+        let shard = format!("{i}/2");
+        let mut extra = common.to_vec();
+        extra.extend(["--shard", &shard]);
+        let s = run_ok(&engines, &extra, &out);
+        for g in games(&s) {
+            ids.push(g["id"].as_u64().unwrap());
+        }
+        parts.push(out);
+    }
+    ids.sort();
+    assert_eq!(
+        ids,
+        vec![1, 2, 3, 4, 5, 6],
+        "each game in exactly one shard"
+    );
+
+    let merged = out_dir("merged");
+    let mut args = vec!["match".to_string(), "merge".into(), "--out".into()];
+    args.push(merged.display().to_string());
+    args.extend(
+        parts
+            .iter()
+            .map(|p| p.join("summary.json").display().to_string()),
+    );
+    let o = aamir(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let m = summary(&merged);
+    assert_eq!(m["status"], "complete");
+    assert_eq!(m["played"], 6);
+    let p = &m["pairings"][0];
+    assert_eq!(
+        p["first_wins"].as_u64().unwrap() + p["second_wins"].as_u64().unwrap(),
+        6
+    );
+    let wins_random = games(&m).iter().filter(|g| {
+        let w = if g["winner"] == "gold" {
+            &g["gold"]
+        } else {
+            &g["silver"]
+        };
+        w == "random"
+    });
+    assert_eq!(
+        wins_random.count() as u64,
+        p["first_wins"].as_u64().unwrap()
+    );
+    // Colours as the unsharded schedule has them: odd ids give random gold.
+    for g in games(&m) {
+        let odd = g["id"].as_u64().unwrap() % 2 == 1;
+        assert_eq!(g["gold"] == "random", odd, "game {}", g["id"]);
+    }
+    check_archive(&merged, 6);
+
+    // The same shard twice is refused.
+    let again = out_dir("merged-again");
+    let mut args = vec!["match".to_string(), "merge".into(), "--out".into()];
+    args.push(again.display().to_string());
+    args.push(parts[0].display().to_string());
+    args.push(parts[0].display().to_string());
+    let o = aamir(&args);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("twice"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn openings_are_played_from_both_sides() {
+    let out = out_dir("openings");
+    let file = out_dir("openings-file");
+    std::fs::create_dir_all(&file).unwrap();
+    let path = file.join("openings.txt");
+    let o1 = "1g Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Ed2 Me2 Cf2 Hg2 Dh2\\n1s ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7";
+    let o2 = "1g Ea1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ra2 Hb2 Cc2 Dd2 Me2 Cf2 Hg2 Dh2\\n1s ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7\\n2g Me2n";
+    std::fs::write(&path, format!("# test openings\n{o1}\n{o2}\n")).unwrap();
+    let s = run_ok(
+        &[simple_engine("random"), fake("fake", "--seed 5")],
+        &[
+            "--tc",
+            "1s/2s",
+            "--games",
+            "4",
+            "--max-turns",
+            "4",
+            "--openings",
+            path.to_str().unwrap(),
+        ],
+        &out,
+    );
+    let gs = games(&s);
+    let first_moves = |g: &Value, n: usize| -> Vec<String> {
+        g["moves"].as_array().unwrap()[..n]
+            .iter()
+            .map(|m| m["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(gs[0]["opening"], 0);
+    assert_eq!(gs[1]["opening"], 0);
+    assert_eq!(gs[2]["opening"], 1);
+    assert_eq!(first_moves(&gs[0], 2), first_moves(&gs[1], 2));
+    assert_eq!(first_moves(&gs[2], 3), first_moves(&gs[3], 3));
+    assert_eq!(first_moves(&gs[2], 3)[2], "Me2n");
+    assert_ne!(gs[0]["gold"], gs[1]["gold"], "colours swap within a pair");
+    // Opening moves carry no clock.
+    assert!(gs[2]["moves"][2]["used"].is_null());
+    check_archive(&out, 4);
+}
+
+#[test]
+fn a_broken_engine_stops_the_match_before_it_starts() {
+    let out = out_dir("preflight");
+    let o = aamir(&match_args(
+        &[
+            simple_engine("random"),
+            fake("mute", "--fault handshakehang"),
+        ],
+        &["--tc", "1s/2s", "--ready-timeout", "0.5"],
+        &out,
+    ));
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("engine mute is not ready") && err.contains("aeiok"),
+        "{err}"
+    );
+
+    let o = aamir(&match_args(
+        &[
+            simple_engine("random"),
+            "name=ghost,cmd=/nonexistent/engine".to_string(),
+        ],
+        &["--tc", "1s/2s"],
+        &out,
+    ));
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("could not start `/nonexistent/engine`"),
+        "{err}"
+    );
+
+    // Bad settings are named.
+    for (extra, want) in [
+        (vec!["--tc", "1q/2s"], "1q"),
+        (vec!["--tc", "0/0"], "no limit"),
+        (vec!["--tc", "1s/2s", "--shard", "3/2"], "shard"),
+        (vec!["--tc", "1s/2s", "--mode", "swiss"], "swiss"),
+    ] {
+        let o = aamir(&match_args(
+            &[simple_engine("a"), simple_engine("b")],
+            &extra,
+            &out,
+        ));
+        assert!(!o.status.success(), "{extra:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{extra:?}: {err}");
+    }
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_keeps_the_finished_games() {
+    let out = out_dir("ctrlc");
+    let mut child = Command::new(AAMIR)
+        .args(match_args(
+            &[simple_engine("random"), fake("fake", "--seed 11")],
+            &["--tc", "1s/2s", "--games", "500"],
+            &out,
+        ))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let tsv = out.join("games.tsv");
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let rows = std::fs::read_to_string(&tsv)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if rows >= 3 {
+            break;
+        }
+        assert!(Instant::now() < until, "no games finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: sending a signal to our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let until = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(Instant::now() < until, "aamir match did not stop on Ctrl-C");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(!status.success(), "an interrupted match exits with failure");
+    let s = summary(&out);
+    assert_eq!(s["status"], "interrupted");
+    let played = s["played"].as_u64().unwrap();
+    assert!((2..500).contains(&played), "played {played}");
+    check_archive(&out, played as usize);
+}
