@@ -263,6 +263,11 @@ fn iterate(
     let mut done_depth = 0u32;
     let mut last_progress = Instant::now();
     let mut depth = first_depth.min(max_depth);
+    // Time beyond the soft budget for an unsettled search: the best turn
+    // just changed, or its score just fell (the hard limit still holds).
+    let mut extend = 1.0f64;
+    let mut prev_best: Option<Vec<Step>> = None;
+    let mut prev_score = 0i32;
     loop {
         // Aspiration: a window around the last score, widened to the full
         // range when the result falls outside it.
@@ -370,6 +375,13 @@ fn iterate(
         moves.insert(0, best);
         best_idx = 0;
         best_score = moves[0].score;
+        if done_depth > first_depth {
+            let changed = prev_best.as_ref() != Some(&moves[0].steps);
+            let fell = best_score < prev_score - 30;
+            extend = 1.0 + if changed { 0.6 } else { 0.0 } + if fell { 0.6 } else { 0.0 };
+        }
+        prev_best = Some(moves[0].steps.clone());
+        prev_score = best_score;
         report(&Report {
             depth,
             in_progress: false,
@@ -384,7 +396,7 @@ fn iterate(
         if depth >= max_depth
             || decided
             || moves.len() == 1 && depth >= 8
-            || limits.soft.is_some_and(|s| start.elapsed() >= s)
+            || limits.soft.is_some_and(|s| start.elapsed() >= s.mul_f64(extend))
         {
             break;
         }
