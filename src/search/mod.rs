@@ -5,6 +5,8 @@
 //! is a placeholder (one-turn lookahead on material) that the real
 //! iterative-deepening search replaces without changing the interface.
 
+pub mod goal;
+
 use crate::board::notation::format_steps;
 use crate::board::{Color, Game, Kind, Phase, Position, Step};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,5 +1,6 @@
 //! Command-line tools around the engine, kept out of `main.rs` so that tests
 //! and other front ends can call them.
 
+pub mod goal;
 pub mod movecount;
 pub mod replay;
