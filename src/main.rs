@@ -51,11 +51,39 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         repeat: u32,
     },
+    /// Enemy pieces the side to move (or --attacker with a fresh turn) can
+    /// capture within its steps, or a comparison with the brute force.
+    Capture {
+        /// `g [board]` / `s [board]`, or a file with that or a long diagram.
+        position: Option<String>,
+        /// The capturing side, `g` or `s` (default: the side to move).
+        #[arg(long, value_parser = parse_color)]
+        attacker: Option<aamir::board::Color>,
+        /// Most steps the attacker may use.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=4))]
+        steps: u8,
+        /// Compare with the brute force on this many random-play positions.
+        #[arg(long, conflicts_with = "position")]
+        random: Option<usize>,
+        /// Seed of the random positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Replay an arimaa.com archive and check every move and ending.
     Replay {
         /// The archive TSV file.
         file: String,
     },
+}
+
+/// `g`/`s` (or `w`/`b`) for a colour argument.
+fn parse_color(s: &str) -> Result<aamir::board::Color, String> {
+    let mut cs = s.chars();
+    match (cs.next(), cs.next()) {
+        (Some(c), None) => aamir::board::Color::from_char(c),
+        _ => None,
+    }
+    .ok_or_else(|| format!("`{s}` is not a side: use g or s"))
 }
 
 fn main() -> Result<()> {
@@ -85,6 +113,17 @@ fn main() -> Result<()> {
             (_, _, Some(n)) => tools::goal::run_random(n, seed, near),
             (Some(p), None, None) => tools::goal::run_one(&p, first),
             (None, None, None) => anyhow::bail!("give a position, --suite FILE or --random N"),
+        },
+        Some(Command::Capture {
+            position,
+            attacker,
+            steps,
+            random,
+            seed,
+        }) => match (position, random) {
+            (_, Some(n)) => tools::capture::run_random(n, seed, steps),
+            (Some(p), None) => tools::capture::run_one(&p, attacker, steps),
+            (None, None) => anyhow::bail!("give a position or --random N"),
         },
         Some(Command::Replay { file }) => tools::replay::run(&file),
         None => anyhow::bail!("the AEI session is not built yet"),

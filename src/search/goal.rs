@@ -42,7 +42,7 @@
 //! thousand positions whose values come from `pyrimaa.board`, and random play
 //! (see `tests/goal_*.rs`).
 
-use crate::board::bitboard::adjacent;
+use crate::board::bitboard::{NEAR_TRAP, NO_TRAP, adjacent};
 use crate::board::stepgen::generate_actions;
 use crate::board::{Action, ActionKind, ActionList, Bitboard, Color, Kind, Position, Square};
 use std::collections::HashMap;
@@ -137,29 +137,34 @@ impl Needs {
         let own = pos.occupied_by(us);
         let en = pos.occupied_by(them);
         let mut out = Needs::default();
-        // A friend unfreezes when another friend arrives next to it or its
-        // stronger neighbours are displaced or captured.
-        let unfreeze = |out: &mut Needs, sq: Square, kind: Kind| {
+        // A friend that is to move must be unfrozen: another friend arrives
+        // next to it, or its stronger neighbours are displaced or captured.
+        // Its leaving must not strand a friend on the trap next to it, or
+        // another guard has to come first.
+        let mover = |out: &mut Needs, sq: Square| {
+            let kind = kind_at(pos, sq);
             let freezers = adjacent(sq) & pos.stronger_enemies(us, kind);
             if freezers.any() {
                 out.arrive |= adjacent(sq);
                 out.displace |= freezers | trap_guards(freezers, en);
             }
+            let t = NEAR_TRAP[sq.index()];
+            if t != NO_TRAP && own.contains(Square::new(t)) {
+                out.arrive |= adjacent(Square::new(t));
+            }
         };
         for x in self.vacate & own {
-            let kind = kind_at(pos, x);
-            unfreeze(&mut out, x, kind);
+            mover(&mut out, x);
             // Room to step into, or to push a weaker neighbour into.
             out.vacate |= adjacent(x) & own;
             out.displace |= adjacent(x) & en;
-            let weaker = adjacent(x) & pos.weaker_enemies(us, kind);
+            let weaker = adjacent(x) & pos.weaker_enemies(us, kind_at(pos, x));
             out.vacate |= weaker.neighbors() & own;
         }
         for y in self.displace & en {
-            let vkind = kind_at(pos, y);
-            let attackers = adjacent(y) & pos.stronger_enemies(them, vkind);
+            let attackers = adjacent(y) & pos.stronger_enemies(them, kind_at(pos, y));
             for z in attackers {
-                unfreeze(&mut out, z, kind_at(pos, z));
+                mover(&mut out, z);
                 // Room for the attacker to pull into.
                 out.vacate |= adjacent(z) & own;
                 out.displace |= adjacent(z) & en & !Bitboard::from_square(y);
@@ -173,11 +178,15 @@ impl Needs {
             }
         }
         for a in self.arrive {
+            // The square must be free for the friend that is to come.
             if en.contains(a) {
                 out.displace |= Bitboard::from_square(a);
             }
+            if own.contains(a) {
+                out.vacate |= Bitboard::from_square(a);
+            }
             for z in adjacent(a) & own {
-                unfreeze(&mut out, z, kind_at(pos, z));
+                mover(&mut out, z);
             }
             // A friend two steps away, or a supporter for a trap.
             out.arrive |= adjacent(a);

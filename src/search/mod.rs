@@ -5,6 +5,7 @@
 //! is a placeholder (one-turn lookahead on material) that the real
 //! iterative-deepening search replaces without changing the interface.
 
+pub mod capture;
 pub mod goal;
 
 use crate::board::notation::format_steps;

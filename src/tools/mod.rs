@@ -1,6 +1,7 @@
 //! Command-line tools around the engine, kept out of `main.rs` so that tests
 //! and other front ends can call them.
 
+pub mod capture;
 pub mod goal;
 pub mod movecount;
 pub mod replay;
