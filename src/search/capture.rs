@@ -24,7 +24,7 @@
 
 use super::goal::{Needs, action_parts};
 use crate::board::bitboard::adjacent;
-use crate::board::stepgen::generate_actions;
+use crate::board::stepgen::{generate_actions, mobile_by_kind};
 use crate::board::{Action, ActionList, Bitboard, Color, Kind, Position, Square};
 use std::collections::HashMap;
 
@@ -158,29 +158,49 @@ pub fn capture_candidates(pos: &Position, attacker: Color, steps: u8) -> Bitboar
             n1 | n1.neighbors()
         }
     };
+    let mobile = mobile_by_kind(pos, us);
+    // Own pieces that can move now and are stronger than an enemy `kind`.
+    let mobile_stronger = |kind: Kind| {
+        mobile[kind.index() + 1..]
+            .iter()
+            .fold(Bitboard::EMPTY, |b, &m| b | m)
+    };
+    let kind_at = |sq: Square| pos.piece_at(sq).map_or(Kind::Rabbit, |p| p.kind());
     let mut out = Bitboard::EMPTY;
     for v in en & reach {
-        let kind = pos.piece_at(v).map_or(Kind::Rabbit, |p| p.kind());
+        let kind = kind_at(v);
         for &t in &TRAP_SQUARES {
             let t = Square::new(t);
             let lb = trap_bound(en, v, t);
             if lb > steps {
                 continue;
             }
+            let slack = steps - lb;
+            let guards = (adjacent(t) | Bitboard::from_square(t)) & en & !Bitboard::from_square(v);
             // Each push or pull can also bring its attacker one square
             // closer, so the approach may use the slack and one square per
             // guard displaced.
-            let guards = (adjacent(t) | Bitboard::from_square(t)) & en & !Bitboard::from_square(v);
-            let approach = 1 + (steps - lb) + guards.count() as u8;
-            let ok = if v == t {
-                let mut gs = guards;
-                gs.all(|g| {
-                    let gk = pos.piece_at(g).map_or(Kind::Rabbit, |p| p.kind());
-                    nearest(stronger_own(pos, us, gk), g) <= approach
-                })
-            } else {
-                nearest(stronger_own(pos, us, kind), v) <= approach
+            let approach = 1 + slack + guards.count() as u8;
+            // Every guard must be displaced, so each needs an attacker in
+            // reach; so does the victim if it has to travel.
+            // A frozen attacker needs at least one more step (a friend
+            // arriving, or its freezer displaced) before it can act.
+            let reach_of = |x: Square, k: Kind| {
+                let strong = stronger_own(pos, us, k);
+                let free = strong & mobile_stronger(k);
+                nearest(free, x).min(nearest(strong.and_not(free), x).saturating_add(1))
             };
+            let mut gs = guards;
+            let reachable = gs.all(|g| reach_of(g, kind_at(g)) <= approach)
+                && (v == t || reach_of(v, kind) <= approach);
+            // With no slack the first action already displaces the victim or
+            // a guard: an attacker able to move must stand next to one now.
+            let ok = reachable
+                && (slack > 0
+                    || (v != t && (adjacent(v) & mobile_stronger(kind)).any())
+                    || Iterator::any(&mut guards.clone(), |g| {
+                        (adjacent(g) & mobile_stronger(kind_at(g))).any()
+                    }));
             if ok {
                 out |= Bitboard::from_square(v);
                 break;

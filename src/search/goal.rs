@@ -272,7 +272,7 @@ struct GoalSearch {
     nodes: u64,
 }
 
-const FAIL_BITS: u32 = 10;
+const FAIL_BITS: u32 = 8;
 
 impl GoalSearch {
     fn new(us: Color) -> GoalSearch {
@@ -324,6 +324,21 @@ impl GoalSearch {
         }
         self.nodes += 1;
 
+        // Straight steps of rabbits in reach first: the likeliest to
+        // succeed, and they need no action list.
+        for r in cands & !pos.frozen(us) {
+            let to = forward(us, r);
+            if pos.piece_at(to).is_none() {
+                let a = Action::single(r, to);
+                let mut child = pos.clone();
+                child.apply_action(a);
+                if self.can_goal(&child, n - 1, ply + 1) {
+                    self.line[ply] = a;
+                    return true;
+                }
+            }
+        }
+
         // Allowed preparations by cost (index 1 and 2), and the rabbits whose
         // own sideways steps may be part of a path.
         let mut allow = [Needs::default(); 3];
@@ -351,41 +366,41 @@ impl GoalSearch {
 
         let mut list = ActionList::new();
         generate_actions(pos, &mut list);
-        let forward = us.goal_rank() > 3;
-        // Forward rabbit steps first: they are the likeliest to succeed.
-        for pass in 0..2 {
-            for &a in list.as_slice() {
-                let cost = a.cost();
-                if cost > n {
-                    continue;
-                }
-                let s = a.first();
-                let rabbit_step = cost == 1 && cands.contains(s.from);
-                let is_forward = rabbit_step
-                    && ((s.to.raw() > s.from.raw()) == forward)
-                    && s.to.file() == s.from.file();
-                let relevant = if pass == 0 {
-                    is_forward
-                } else if is_forward {
-                    false
-                } else if rabbit_step && sideways.contains(s.from) {
-                    true
-                } else {
-                    allow[cost as usize].matches(a)
-                };
-                if !relevant {
-                    continue;
-                }
-                let mut child = pos.clone();
-                child.apply_action(a);
-                if self.can_goal(&child, n - cost, ply + 1) {
-                    self.line[ply] = a;
-                    return true;
-                }
+        for &a in list.as_slice() {
+            let cost = a.cost();
+            if cost > n {
+                continue;
+            }
+            let s = a.first();
+            let relevant = if cost == 1 && cands.contains(s.from) {
+                // A rabbit in reach: its straight step was tried above; a
+                // sideways step needs slack, unless it clears the way or
+                // helps another rabbit.
+                s.to != forward(us, s.from) && (sideways.contains(s.from) || allow[1].matches(a))
+            } else {
+                allow[cost as usize].matches(a)
+            };
+            if !relevant {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.apply_action(a);
+            if self.can_goal(&child, n - cost, ply + 1) {
+                self.line[ply] = a;
+                return true;
             }
         }
         self.failed[slot] = key;
         false
+    }
+}
+
+/// The square in front of a `color` rabbit on `sq` (not on its goal rank).
+#[inline(always)]
+fn forward(color: Color, sq: Square) -> Square {
+    match color {
+        Color::Gold => Square::new(sq.raw() + 8),
+        Color::Silver => Square::new(sq.raw() - 8),
     }
 }
 
@@ -398,10 +413,7 @@ fn one_step_goal(pos: &Position, us: Color) -> Option<Action> {
     };
     let movers = pos.rabbits(us) & last & !pos.frozen(us);
     for r in movers {
-        let to = match us {
-            Color::Gold => Square::new(r.raw() + 8),
-            Color::Silver => Square::new(r.raw() - 8),
-        };
+        let to = forward(us, r);
         if pos.piece_at(to).is_none() {
             return Some(Action::single(r, to));
         }
