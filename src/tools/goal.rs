@@ -5,7 +5,7 @@
 use crate::board::notation::format_steps;
 use crate::board::stepgen::generate_actions;
 use crate::board::{ActionList, Color, Kind, Piece, Position, Square};
-use crate::search::goal::{goal_distance_brute, goal_plan};
+use crate::search::goal::{goal_distance_brute, goal_plan, goal_plan_counted};
 use crate::tools::movecount::load_position;
 use anyhow::{Context, Result, bail};
 use rand::rngs::StdRng;
@@ -135,6 +135,10 @@ pub struct GoalSuiteResult {
     pub positions: usize,
     /// (line, expected, got)
     pub mismatches: Vec<(usize, Option<u8>, Option<u8>)>,
+    /// Positions the plan search expanded over one pass (static only).
+    pub nodes: u64,
+    /// The most any one row needed.
+    pub max_nodes: u64,
     pub seconds: f64,
 }
 
@@ -148,7 +152,12 @@ pub fn check_goal_suite(rows: &[GoalRow], repeat: u32, brute: bool) -> GoalSuite
             let got = if brute {
                 goal_distance_brute(&row.position)
             } else {
-                goal_plan(&row.position).map(|p| p.steps)
+                let (plan, nodes) = goal_plan_counted(&row.position);
+                if pass == 0 {
+                    r.nodes += nodes;
+                    r.max_nodes = r.max_nodes.max(nodes);
+                }
+                plan.map(|p| p.steps)
             };
             if pass == 0 && got != row.expected {
                 r.mismatches.push((row.line, row.expected, got));
@@ -187,6 +196,15 @@ pub fn run_suite(path: &str, repeat: u32, brute: bool) -> Result<()> {
         r.seconds,
         r.positions as f64 / r.seconds.max(1e-9)
     );
+    if !brute {
+        println!(
+            "plan search: {} positions expanded over the {} rows ({:.1} per row, at most {})",
+            r.nodes,
+            rows.len(),
+            r.nodes as f64 / rows.len().max(1) as f64,
+            r.max_nodes
+        );
+    }
     if !r.mismatches.is_empty() {
         bail!(
             "{} of {} positions disagree",
