@@ -38,6 +38,10 @@ enum Command {
         /// With --random: positions crowded around goal instead of random play.
         #[arg(long, requires = "random")]
         near: bool,
+        /// With --random: near-goal positions with random pieces added and
+        /// removed around a rabbit.
+        #[arg(long, requires = "random", conflicts_with = "near")]
+        mutated: bool,
         /// Seed of the random positions.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -65,6 +69,13 @@ enum Command {
         /// Compare with the brute force on this many random-play positions.
         #[arg(long, conflicts_with = "position")]
         random: Option<usize>,
+        /// With --random: positions crowded around goal instead of random play.
+        #[arg(long, requires = "random")]
+        near: bool,
+        /// With --random: near-goal positions with random pieces added and
+        /// removed around a trap.
+        #[arg(long, requires = "random", conflicts_with = "near")]
+        mutated: bool,
         /// Seed of the random positions.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -74,6 +85,15 @@ enum Command {
         /// The archive TSV file.
         file: String,
     },
+}
+
+/// The random positions `--random` checks use.
+fn random_kind(near: bool, mutated: bool) -> tools::goal::RandomKind {
+    match (near, mutated) {
+        (true, _) => tools::goal::RandomKind::Near,
+        (_, true) => tools::goal::RandomKind::Mutated,
+        _ => tools::goal::RandomKind::Play,
+    }
 }
 
 /// `g`/`s` (or `w`/`b`) for a colour argument.
@@ -105,12 +125,13 @@ fn main() -> Result<()> {
             random,
             seed,
             near,
+            mutated,
             first,
             brute,
             repeat,
         }) => match (position, suite, random) {
             (_, Some(s), _) => tools::goal::run_suite(&s, repeat, brute),
-            (_, _, Some(n)) => tools::goal::run_random(n, seed, near),
+            (_, _, Some(n)) => tools::goal::run_random(n, seed, random_kind(near, mutated)),
             (Some(p), None, None) => tools::goal::run_one(&p, first),
             (None, None, None) => anyhow::bail!("give a position, --suite FILE or --random N"),
         },
@@ -119,9 +140,11 @@ fn main() -> Result<()> {
             attacker,
             steps,
             random,
+            near,
+            mutated,
             seed,
         }) => match (position, random) {
-            (_, Some(n)) => tools::capture::run_random(n, seed, steps),
+            (_, Some(n)) => tools::capture::run_random(n, seed, steps, random_kind(near, mutated)),
             (Some(p), None) => tools::capture::run_one(&p, attacker, steps),
             (None, None) => anyhow::bail!("give a position or --random N"),
         },

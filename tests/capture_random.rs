@@ -8,7 +8,7 @@ use aamir::board::{Color, Position};
 use aamir::search::capture::{
     capture_candidates, capture_threats, capture_threats_brute, opponent_threats,
 };
-use aamir::tools::goal::random_play_positions;
+use aamir::tools::goal::{random_mutated_positions, random_play_positions};
 
 fn describe(p: &Position, attacker: Color) -> String {
     format!(
@@ -118,6 +118,16 @@ fn captures_within_two_steps_agree_with_brute_force() {
     let positions = random_play_positions(20260504, 6000);
     let found = check(&positions, 2, true);
     assert!(found >= 600, "only {found} capturable pieces in the sample");
+}
+
+#[test]
+fn captures_around_crowded_traps_agree_with_brute_force() {
+    let positions = random_mutated_positions(20260507, 3000, true);
+    let found = check(&positions, 4, true);
+    assert!(
+        found >= 2000,
+        "only {found} capturable pieces in the sample"
+    );
 }
 
 #[test]

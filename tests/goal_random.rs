@@ -4,7 +4,9 @@
 
 use aamir::board::{Color, Position};
 use aamir::search::goal::{goal_action, goal_distance, goal_distance_brute, goal_threat};
-use aamir::tools::goal::{random_near_goal_positions, random_play_positions};
+use aamir::tools::goal::{
+    random_mutated_positions, random_near_goal_positions, random_play_positions,
+};
 
 fn describe(p: &Position) -> String {
     format!(
@@ -78,6 +80,13 @@ fn random_play_positions_agree_with_brute_force() {
 #[test]
 fn crowded_near_goal_positions_agree_with_brute_force() {
     let positions = random_near_goal_positions(20260502, 20000);
+    let goals = check(&positions);
+    assert!(goals >= 8000, "only {goals} positions with a goal");
+}
+
+#[test]
+fn mutated_near_goal_positions_agree_with_brute_force() {
+    let positions = random_mutated_positions(20260506, 20000, false);
     let goals = check(&positions);
     assert!(goals >= 8000, "only {goals} positions with a goal");
 }

@@ -452,3 +452,92 @@ fn brute_dfs(
         brute_dfs(&child, &cids, budget, child.steps_left(), seen, set);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_side_and_board;
+
+    /// Builds a position from rows a8..h8 down to a1..h1 (`.` empty).
+    fn pos(side: &str, rows: [&str; 8]) -> Position {
+        let board: String = rows.concat().replace('.', " ");
+        parse_side_and_board(&format!("{side} [{board}]")).unwrap()
+    }
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    fn check(p: &Position, attacker: Color, steps: u8) -> CaptureSet {
+        let got = capture_threats(p, attacker, steps);
+        assert_eq!(
+            got.entries(),
+            capture_threats_brute(p, attacker, steps).entries()
+        );
+        assert!(
+            got.squares()
+                .and_not(capture_candidates(p, attacker, steps))
+                .is_empty()
+        );
+        got
+    }
+
+    #[test]
+    fn push_and_pull_onto_a_trap() {
+        // Silver cat d3 next to trap c3: the gold dog e3 pushes it (2 steps).
+        // Silver rabbit f4 above trap f3: the dog first steps next to it.
+        let p = pos(
+            "g",
+            [
+                "r.......", "........", "........", "........", ".....r..", "...cD...", "........",
+                ".......R",
+            ],
+        );
+        let set = check(&p, Color::Gold, 4);
+        assert_eq!(set.steps(sq("d3")), Some(2));
+        assert_eq!(set.first_action(sq("d3")).unwrap().to_string(), "d3w e3w");
+        // The dog steps e3-e4 next to the rabbit and pushes it to f3: 3.
+        assert_eq!(set.steps(sq("f4")), Some(3));
+        assert_eq!(set.steps(sq("a8")), None);
+        // Within two steps only the cat.
+        assert_eq!(check(&p, Color::Gold, 2).entries(), vec![(sq("d3"), 2)]);
+    }
+
+    #[test]
+    fn a_second_guard_costs_two_more_steps() {
+        // Silver cat d3 next to c3, a silver rabbit on b3 also guards the
+        // trap: the gold camel b2 pulls it away first, then the elephant d2
+        // pushes the cat onto the trap.
+        let p = pos(
+            "g",
+            [
+                "........", "........", "........", "........", "........", ".r.c....", ".M.E....",
+                ".......R",
+            ],
+        );
+        let set = check(&p, Color::Gold, 4);
+        assert!(set.steps(sq("d3")).is_some_and(|n| n == 4));
+    }
+
+    #[test]
+    fn the_opponent_threatens_with_a_fresh_turn() {
+        // Gold to move with one step left; silver's elephant next to a gold
+        // cat beside an empty trap threatens it next turn.
+        let mut p = pos(
+            "g",
+            [
+                "r.......", "........", "........", "........", "........", "...Ce...", "........",
+                ".......R",
+            ],
+        );
+        p.set_steps_left(1);
+        let set = opponent_threats(&p);
+        assert_eq!(set.steps(sq("d3")), Some(2));
+        assert_eq!(
+            set.entries(),
+            capture_threats_brute(&p, Color::Silver, 4).entries()
+        );
+        // Gold itself has no captures.
+        assert!(check(&p, Color::Gold, 4).is_empty());
+    }
+}

@@ -7,7 +7,9 @@ use crate::board::{Action, Color, Position, Square};
 use crate::search::capture::{
     CaptureSet, capture_candidates, capture_threats, capture_threats_brute,
 };
-use crate::tools::goal::random_play_positions;
+use crate::tools::goal::{
+    RandomKind, random_mutated_positions, random_near_goal_positions, random_play_positions,
+};
 use crate::tools::movecount::load_position;
 use anyhow::{Result, bail};
 use std::time::Instant;
@@ -86,8 +88,12 @@ fn pct(a: usize, b: usize) -> f64 {
 /// move with its steps left (capped at `steps`) and the opponent with a
 /// fresh turn of `steps`, static routine against brute force. Prints
 /// agreement, the filter's precision, and speeds; fails on any difference.
-pub fn run_random(n: usize, seed: u64, steps: u8) -> Result<()> {
-    let positions = random_play_positions(seed, n);
+pub fn run_random(n: usize, seed: u64, steps: u8, kind: RandomKind) -> Result<()> {
+    let positions = match kind {
+        RandomKind::Play => random_play_positions(seed, n),
+        RandomKind::Near => random_near_goal_positions(seed, n),
+        RandomKind::Mutated => random_mutated_positions(seed, n, true),
+    };
     let cases: Vec<(Position, Color)> = positions
         .iter()
         .flat_map(|p| [(p.clone(), p.side()), (p.clone(), p.side().opp())])
@@ -140,9 +146,10 @@ pub fn run_random(n: usize, seed: u64, steps: u8) -> Result<()> {
     }
     let k = cases.len() as f64;
     println!(
-        "{} cases ({} random-play positions x both attackers, seed {seed}, up to {steps} steps)",
+        "{} cases ({} {} positions x both attackers, seed {seed}, up to {steps} steps)",
         cases.len(),
-        positions.len()
+        positions.len(),
+        kind.name()
     );
     println!(
         "brute force: {} capturable pieces; static: {} found (recall {:.2}%), {} with the same fewest steps, {} false alarms, {} cases differ",

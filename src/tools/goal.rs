@@ -341,14 +341,97 @@ pub fn random_near_goal_positions(seed: u64, count: usize) -> Vec<Position> {
     out
 }
 
+/// Random near-goal positions ([`random_near_goal_positions`]) each changed
+/// by one to eleven random edits within a few squares of one of the side to
+/// move's rabbits (or, with `around_traps`, of a trap): a piece of either
+/// colour added, or a piece removed. Crowding the squares that matter turns
+/// up rare patterns that plain random positions almost never show.
+/// Deterministic for a seed.
+pub fn random_mutated_positions(seed: u64, count: usize, around_traps: bool) -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(seed ^ 0x5EED_0FAA);
+    let bases = random_near_goal_positions(seed, 2000);
+    let mut out = Vec::with_capacity(count);
+    let mut i = 0;
+    while out.len() < count {
+        let mut p = bases[i % bases.len()].clone();
+        i += 1;
+        let us = p.side();
+        let steps = p.steps_left();
+        let center = if around_traps {
+            Square::new([18u8, 21, 42, 45][rng.random_range(0..4)])
+        } else {
+            let rabbits: Vec<Square> = p.rabbits(us).collect();
+            rabbits[rng.random_range(0..rabbits.len())]
+        };
+        for _ in 0..rng.random_range(1..12) {
+            let f = center.file() as i32 + rng.random_range(-3i32..=3);
+            let dr = rng.random_range(-2i32..=3);
+            let r = center.rank() as i32 + if us == Color::Gold { dr } else { -dr };
+            if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                continue;
+            }
+            let sq = Square::from_coords(f as u8, r as u8);
+            if p.piece_at(sq).is_some() {
+                if rng.random_range(0..3) == 0 {
+                    p.remove(sq);
+                }
+                continue;
+            }
+            let c = if rng.random_range(0..2) == 0 {
+                us
+            } else {
+                us.opp()
+            };
+            let k = Kind::ALL[rng.random_range(0..6)];
+            let on_goal = k == Kind::Rabbit && crate::board::Bitboard::goal(c).contains(sq);
+            if p.count(c, k) < k.full_count() && !on_goal {
+                p.put(Piece::new(c, k), sq);
+            }
+        }
+        for t in crate::board::Bitboard::TRAPS {
+            if let Some(pc) = p.piece_at(t)
+                && (crate::board::bitboard::adjacent(t) & p.occupied_by(pc.color())).is_empty()
+            {
+                p.remove(t);
+            }
+        }
+        p.set_steps_left(steps);
+        if p.rabbits(us).any() && !p.has_goal(us) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Which random positions a differential check uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RandomKind {
+    /// [`random_play_positions`]
+    Play,
+    /// [`random_near_goal_positions`]
+    Near,
+    /// [`random_mutated_positions`] around rabbits (goal) or traps (capture)
+    Mutated,
+}
+
+impl RandomKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            RandomKind::Play => "random-play",
+            RandomKind::Near => "near-goal",
+            RandomKind::Mutated => "mutated",
+        }
+    }
+}
+
 /// `aamir goal --random N`: compares the static routine with the brute
 /// force on `n` random-play positions, prints agreement and both speeds;
 /// fails on any disagreement.
-pub fn run_random(n: usize, seed: u64, near: bool) -> Result<()> {
-    let positions = if near {
-        random_near_goal_positions(seed, n)
-    } else {
-        random_play_positions(seed, n)
+pub fn run_random(n: usize, seed: u64, kind: RandomKind) -> Result<()> {
+    let positions = match kind {
+        RandomKind::Play => random_play_positions(seed, n),
+        RandomKind::Near => random_near_goal_positions(seed, n),
+        RandomKind::Mutated => random_mutated_positions(seed, n, false),
     };
     let t0 = Instant::now();
     let fast: Vec<Option<u8>> = positions
@@ -395,7 +478,7 @@ pub fn run_random(n: usize, seed: u64, near: bool) -> Result<()> {
     println!(
         "{} {} positions (seed {seed}): brute force says 0:{} 1:{} 2:{} 3:{} 4:{} none:{}",
         positions.len(),
-        if near { "near-goal" } else { "random-play" },
+        kind.name(),
         hist[0],
         hist[1],
         hist[2],
