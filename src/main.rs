@@ -45,7 +45,7 @@ enum Command {
         /// Seed of the random positions.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Also print the first action of a shortest goal.
+        /// Also print the first action of a shortest goal, and the goal.
         #[arg(long)]
         first: bool,
         /// Use the brute-force search instead (for speed comparisons).

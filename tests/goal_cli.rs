@@ -46,6 +46,20 @@ fn one_position_prints_goal_steps_or_none() {
         lines.next().is_some_and(|l| l.starts_with("first ")),
         "{out}"
     );
+    // The whole goal: four steps (capture tokens aside), the last one a
+    // rabbit onto rank 8.
+    let line = lines.next().unwrap_or("");
+    let steps: Vec<&str> = line
+        .strip_prefix("line ")
+        .unwrap_or("")
+        .split(' ')
+        .filter(|t| !t.ends_with('x'))
+        .collect();
+    assert_eq!(steps.len(), 4, "{out}");
+    assert!(
+        steps[3].starts_with('R') && steps[3].ends_with("7n"),
+        "{out}"
+    );
 }
 
 #[test]

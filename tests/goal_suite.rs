@@ -36,6 +36,23 @@ fn check_first_action(pos: &Position, steps: u8) -> Result<(), String> {
             steps - a.cost()
         ));
     }
+    // The whole line scores in exactly that many steps.
+    let plan = goal_plan(pos).ok_or("no plan")?;
+    let mut p = pos.clone();
+    let mut used = 0;
+    for &b in plan.line.iter().take_while(|b| !b.is_none()) {
+        if p.has_goal(pos.side()) {
+            return Err("the line goes on after the goal".into());
+        }
+        p.apply_action(b);
+        used += b.cost();
+    }
+    if !p.has_goal(pos.side()) || used != steps || plan.line[0] != a {
+        return Err(format!(
+            "the line {:?} does not score in {steps}",
+            plan.line
+        ));
+    }
     Ok(())
 }
 

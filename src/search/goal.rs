@@ -436,13 +436,17 @@ fn one_step_goal(pos: &Position, us: Color) -> Option<Action> {
     None
 }
 
-/// A shortest way to goal: how many steps and the action that starts it.
+/// A shortest way to goal: how many steps, the action that starts it, and
+/// the whole line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct GoalPlan {
     /// Fewest steps (0 when a rabbit of the mover already stands on goal).
     pub steps: u8,
     /// The first action of a shortest goal (`Action::NONE` when `steps` is 0).
     pub first: Action,
+    /// The actions of that goal in order, `Action::NONE` after the last:
+    /// playing them puts a rabbit on goal in `steps` steps.
+    pub line: [Action; 4],
     /// Nodes (positions expanded) the search used, for benchmarks.
     pub nodes: u64,
 }
@@ -462,6 +466,7 @@ pub fn goal_plan_counted(pos: &Position) -> (Option<GoalPlan>, u64) {
         let plan = GoalPlan {
             steps: 0,
             first: Action::NONE,
+            line: [Action::NONE; 4],
             nodes: 0,
         };
         return (Some(plan), 0);
@@ -483,12 +488,15 @@ pub fn goal_plan_counted(pos: &Position) -> (Option<GoalPlan>, u64) {
     let mut best = GoalPlan {
         steps: found,
         first: search.line[0],
+        line: search.line,
         nodes: 0,
     };
     for n in lower.max(1)..found {
+        search.line = [Action::NONE; 4];
         if search.can_goal(pos, n, 0) {
             best.steps = n - search.left;
             best.first = search.line[0];
+            best.line = search.line;
             break;
         }
     }

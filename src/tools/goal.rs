@@ -117,7 +117,7 @@ fn show(v: Option<u8>) -> String {
 }
 
 /// `aamir goal POSITION`: prints `goal N` or `goal none`; with `first`, also
-/// the first action of a shortest goal in notation.
+/// the first action of a shortest goal and the whole goal, in notation.
 pub fn run_one(arg: &str, first: bool) -> Result<()> {
     let pos = load_position(arg)?;
     let plan = goal_plan(&pos);
@@ -125,6 +125,13 @@ pub fn run_one(arg: &str, first: bool) -> Result<()> {
     if first && let Some(p) = plan.filter(|p| !p.first.is_none()) {
         let steps: Vec<_> = p.first.steps().collect();
         println!("first {}", format_steps(&pos, &steps)?);
+        let all: Vec<_> = p
+            .line
+            .iter()
+            .take_while(|a| !a.is_none())
+            .flat_map(|a| a.steps())
+            .collect();
+        println!("line {}", format_steps(&pos, &all)?);
     }
     Ok(())
 }
