@@ -6,11 +6,12 @@
 //! trap with no friend next to it, and the side moving makes enemy pieces
 //! step only by pushing or pulling them. So every capture is a push or pull
 //! of either the victim onto a trap, or of the victim's last guard away from
-//! the trap it stands on. That gives an exact lower bound per victim and
-//! trap: two steps for each square the victim must travel and for each other
-//! enemy piece next to (or on) the trap, since each push or pull displaces
-//! exactly one enemy piece ([`capture_candidates`] uses it, together with
-//! the distance of the nearest attacker strong enough). Most pieces fail it.
+//! the trap it stands on. That gives a lower bound per victim and trap that
+//! is never too high: two steps for each square the victim must travel and
+//! for each other enemy piece next to (or on) the trap, since each push or
+//! pull displaces exactly one enemy piece. [`capture_candidates`] adds the
+//! distance of the nearest attacker strong enough (a frozen one counting one
+//! square farther). Most pieces fail these tests.
 //!
 //! For a piece that passes, the method is the one of goal detection
 //! ([`super::goal`]): the victim's obstacles name the actions that matter
@@ -358,9 +359,14 @@ pub fn capture_threats(pos: &Position, attacker: Color, steps: u8) -> CaptureSet
     let p = attacker_view(pos, attacker, steps);
     let budget = p.steps_left();
     let mut set = CaptureSet::default();
-    for v in capture_candidates(&p, attacker, budget) {
+    let cands = capture_candidates(&p, attacker, budget);
+    if cands.is_empty() {
+        return set;
+    }
+    // One failure table for all victims: its keys name the victim's square.
+    let mut search = CaptureSearch::new(attacker);
+    for v in cands {
         let lb = capture_bound(p.occupied_by(attacker.opp()), v);
-        let mut search = CaptureSearch::new(attacker);
         for n in lb.max(2)..=budget {
             if search.can_capture(&p, v, n, 0) {
                 set.record(v, n, search.line[0]);
