@@ -244,17 +244,17 @@ fn victim_needs(pos: &Position, us: Color, v: Square, t: Square) -> (Bitboard, N
 struct CaptureSearch {
     us: Color,
     line: [Action; 4],
-    failed: Vec<u64>,
+    failed: [u64; 1 << FAIL_BITS],
 }
 
-const FAIL_BITS: u32 = 10;
+const FAIL_BITS: u32 = 8;
 
 impl CaptureSearch {
     fn new(us: Color) -> CaptureSearch {
         CaptureSearch {
             us,
             line: [Action::NONE; 4],
-            failed: vec![0; 1 << FAIL_BITS],
+            failed: [0; 1 << FAIL_BITS],
         }
     }
 

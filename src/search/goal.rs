@@ -273,7 +273,7 @@ struct GoalSearch {
     /// Principal line found, by ply.
     line: [Action; 4],
     /// Direct-mapped set of (position, budget) keys known to fail.
-    failed: Vec<u64>,
+    failed: [u64; 1 << FAIL_BITS],
     nodes: u64,
     /// Budget left unused when the last success reached goal.
     left: u8,
@@ -286,7 +286,7 @@ impl GoalSearch {
         GoalSearch {
             us,
             line: [Action::NONE; 4],
-            failed: Vec::new(),
+            failed: [0; 1 << FAIL_BITS],
             nodes: 0,
             left: 0,
         }
@@ -325,9 +325,6 @@ impl GoalSearch {
             };
         }
         let key = Self::fail_key(pos, n);
-        if self.failed.is_empty() {
-            self.failed = vec![0; 1 << FAIL_BITS];
-        }
         let slot = (key >> (64 - FAIL_BITS)) as usize;
         if self.failed[slot] == key {
             return false;
