@@ -6,6 +6,8 @@
 //! searched with the step-based alpha-beta of [`alphabeta`] below it.
 
 pub mod alphabeta;
+pub mod capture;
+pub mod goal;
 pub mod tt;
 
 use crate::board::notation::{format_pv, format_steps};

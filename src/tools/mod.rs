@@ -2,5 +2,7 @@
 //! and other front ends can call them.
 
 pub mod analyze;
+pub mod capture;
+pub mod goal;
 pub mod movecount;
 pub mod replay;
