@@ -98,6 +98,62 @@ enum Command {
         #[arg(long, default_value_t = 300)]
         max_turns: u32,
     },
+    /// Fewest steps to goal this turn (`goal N` / `goal none`), or check a
+    /// suite file, or compare with the brute force on random-play positions.
+    Goal {
+        /// `g [board]` / `s [board]`, or a file with that or a long diagram.
+        position: Option<String>,
+        /// A TSV of side, board, expected (steps or `none`) rows to check.
+        #[arg(long, conflicts_with_all = ["position", "random"])]
+        suite: Option<String>,
+        /// Compare with the brute force on this many random-play positions.
+        #[arg(long, conflicts_with = "position")]
+        random: Option<usize>,
+        /// With --random: positions crowded around goal instead of random play.
+        #[arg(long, requires = "random")]
+        near: bool,
+        /// With --random: near-goal positions with random pieces added and
+        /// removed around a rabbit.
+        #[arg(long, requires = "random", conflicts_with = "near")]
+        mutated: bool,
+        /// Seed of the random positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also print the first action of a shortest goal, and the goal.
+        #[arg(long)]
+        first: bool,
+        /// Use the brute-force search instead (for speed comparisons).
+        #[arg(long)]
+        brute: bool,
+        /// Run the suite this many times (steadier timing).
+        #[arg(long, default_value_t = 1)]
+        repeat: u32,
+    },
+    /// Enemy pieces the side to move (or --attacker with a fresh turn) can
+    /// capture within its steps, or a comparison with the brute force.
+    Capture {
+        /// `g [board]` / `s [board]`, or a file with that or a long diagram.
+        position: Option<String>,
+        /// The capturing side, `g` or `s` (default: the side to move).
+        #[arg(long, value_parser = parse_color)]
+        attacker: Option<aamir::board::Color>,
+        /// Most steps the attacker may use.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=4))]
+        steps: u8,
+        /// Compare with the brute force on this many random-play positions.
+        #[arg(long, conflicts_with = "position")]
+        random: Option<usize>,
+        /// With --random: positions crowded around goal instead of random play.
+        #[arg(long, requires = "random")]
+        near: bool,
+        /// With --random: near-goal positions with random pieces added and
+        /// removed around a trap.
+        #[arg(long, requires = "random", conflicts_with = "near")]
+        mutated: bool,
+        /// Seed of the random positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Replay an arimaa.com archive and check every move and ending.
     Replay {
         /// The archive TSV file.
@@ -106,6 +162,25 @@ enum Command {
     /// Play a match between AEI engines (gauntlet or round robin), or
     /// `match merge` the summaries of its shards.
     Match(Box<aamir::arena::cli::MatchArgs>),
+}
+
+/// The random positions `--random` checks use.
+fn random_kind(near: bool, mutated: bool) -> tools::goal::RandomKind {
+    match (near, mutated) {
+        (true, _) => tools::goal::RandomKind::Near,
+        (_, true) => tools::goal::RandomKind::Mutated,
+        _ => tools::goal::RandomKind::Play,
+    }
+}
+
+/// `g`/`s` (or `w`/`b`) for a colour argument.
+fn parse_color(s: &str) -> Result<aamir::board::Color, String> {
+    let mut cs = s.chars();
+    match (cs.next(), cs.next()) {
+        (Some(c), None) => aamir::board::Color::from_char(c),
+        _ => None,
+    }
+    .ok_or_else(|| format!("`{s}` is not a side: use g or s"))
 }
 
 fn main() -> Result<()> {
@@ -189,6 +264,35 @@ fn main() -> Result<()> {
                 max_turns,
             )
         }
+        Some(Command::Goal {
+            position,
+            suite,
+            random,
+            seed,
+            near,
+            mutated,
+            first,
+            brute,
+            repeat,
+        }) => match (position, suite, random) {
+            (_, Some(s), _) => tools::goal::run_suite(&s, repeat, brute),
+            (_, _, Some(n)) => tools::goal::run_random(n, seed, random_kind(near, mutated)),
+            (Some(p), None, None) => tools::goal::run_one(&p, first),
+            (None, None, None) => anyhow::bail!("give a position, --suite FILE or --random N"),
+        },
+        Some(Command::Capture {
+            position,
+            attacker,
+            steps,
+            random,
+            near,
+            mutated,
+            seed,
+        }) => match (position, random) {
+            (_, Some(n)) => tools::capture::run_random(n, seed, steps, random_kind(near, mutated)),
+            (Some(p), None) => tools::capture::run_one(&p, attacker, steps),
+            (None, None) => anyhow::bail!("give a position or --random N"),
+        },
         Some(Command::Replay { file }) => tools::replay::run(&file),
         Some(Command::Match(args)) => aamir::arena::cli::main(*args),
         Some(Command::Aei) | None => match aei::run_stdio() {

@@ -6,6 +6,8 @@
 //! searched with the step-based alpha-beta of [`alphabeta`] below it.
 
 pub mod alphabeta;
+pub mod capture;
+pub mod goal;
 pub mod params;
 pub mod tt;
 pub mod variants;
@@ -396,7 +398,9 @@ fn iterate(
         if depth >= max_depth
             || decided
             || moves.len() == 1 && depth >= 8
-            || limits.soft.is_some_and(|s| start.elapsed() >= s.mul_f64(extend))
+            || limits
+                .soft
+                .is_some_and(|s| start.elapsed() >= s.mul_f64(extend))
         {
             break;
         }

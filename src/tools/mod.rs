@@ -3,6 +3,8 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod capture;
+pub mod goal;
 pub mod movecount;
 pub mod replay;
 pub mod selfplay;

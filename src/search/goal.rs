@@ -1,0 +1,695 @@
+//! Goal detection: can the side to move get one of its rabbits onto its goal
+//! rank with the steps it has left this turn, in how few steps, and with
+//! which first action.
+//!
+//! Only the mover's own single steps move its rabbits, and the goal rank has
+//! no traps, so the first time one of its rabbits stands on goal the turn
+//! can end there and wins. The question is therefore "fewest steps until a
+//! rabbit of the mover is on goal", never a question about whole turns.
+//!
+//! The method works rabbit by rabbit and never enumerates turns:
+//!
+//! 1. Bitboard rejection. A rabbit moves at most one rank per step and only
+//!    by its own steps, so only rabbits within `n` ranks of goal can score in
+//!    `n` steps ([`rabbits_in_reach`]). In most positions there are none and
+//!    the answer costs a few instructions.
+//! 2. For each rabbit that is in reach, its *slack* `s = n - ranks to go` is
+//!    what the rest of the turn may spend on sideways steps and preparation.
+//!    With no slack only its straight run counts. Otherwise the rabbit's
+//!    possible path squares (the box of files within `s` of it, from its rank
+//!    to goal) give the obstacles: pieces standing on the path (a friend that
+//!    must step aside, an enemy that must be pushed or pulled away, or either
+//!    one removed from a trap by moving its guard), squares where the rabbit
+//!    would be frozen (a friend must arrive next to it, or the freezer be
+//!    displaced or captured), traps on the path (a friend must stand next to
+//!    the trap when the rabbit steps on it).
+//! 3. Each obstacle names the preparatory actions that could remove it, as
+//!    three square sets ([`Needs`]): friends that should move off a square,
+//!    enemies that should be displaced, squares a friend should arrive on.
+//!    Preparations can need preparing themselves (the pusher is frozen, the
+//!    blocker has nowhere to go, the helper is two squares away, the helper's
+//!    leaving would strand a friend on a trap), so the sets are expanded
+//!    level by level; an action at level `k` must be followed by at least `k`
+//!    more preparatory steps, which the slack bounds (at most two levels,
+//!    since the rabbit needs at least one of the four steps).
+//! 4. The candidate plans are then played out on the board, a few actions
+//!    each, so that every side effect (a trap capture, a freeze caused by a
+//!    friend leaving, a rabbit left alone on a trap) is judged by the rules
+//!    themselves rather than by a model of them. Failed (position, budget)
+//!    pairs are remembered so transposed preparations are tried once. On the
+//!    485-position suite this expands 15 positions per query on average (65
+//!    at most) where the brute force expands 755 (5,743 at most).
+//!
+//! The sets are deliberately generous, so a wrong guess costs time, not
+//! exactness; that they are complete is argued case by case above, not
+//! proved, and checked against [`goal_distance_brute`] (a plain search over
+//! every action): on the 485-position suite, a fixture of 3,100 positions
+//! whose values come from `pyrimaa.board`, and random and mutated positions
+//! (see `tests/goal_*.rs` and the README).
+
+use crate::board::bitboard::{NEAR_TRAP, NO_TRAP, adjacent};
+use crate::board::stepgen::generate_actions;
+use crate::board::{Action, ActionKind, ActionList, Bitboard, Color, Kind, Position, Square};
+use std::collections::HashMap;
+
+/// Squares of `color` rabbits that could reach goal within `n` steps.
+#[inline(always)]
+fn reach_mask(color: Color, n: u8) -> Bitboard {
+    let n = n.min(7) as u32;
+    match color {
+        Color::Gold => Bitboard(!0u64 << (8 * (7 - n))),
+        Color::Silver => Bitboard(if n == 7 {
+            !0
+        } else {
+            (1u64 << (8 * (n + 1))) - 1
+        }),
+    }
+}
+
+/// `color`'s rabbits within `n` ranks of their goal: the only ones that
+/// could score in `n` steps.
+#[inline(always)]
+pub fn rabbits_in_reach(pos: &Position, color: Color, n: u8) -> Bitboard {
+    pos.rabbits(color) & reach_mask(color, n)
+}
+
+/// Ranks a `color` rabbit on `sq` still has to go.
+#[inline(always)]
+fn ranks_to_goal(color: Color, sq: Square) -> u8 {
+    match color {
+        Color::Gold => 7 - sq.rank(),
+        Color::Silver => sq.rank(),
+    }
+}
+
+/// The squares a `color` rabbit on `sq` may visit on its way to goal when it
+/// can spend `slack` steps beyond its straight run: files within `slack`,
+/// ranks from its own to goal.
+fn path_box(color: Color, sq: Square, slack: u8) -> Bitboard {
+    let f = sq.file() as i32;
+    let mut files = 0u64;
+    for df in -(slack as i32)..=slack as i32 {
+        let ff = f + df;
+        if (0..8).contains(&ff) {
+            files |= Bitboard::FILE_A.0 << ff;
+        }
+    }
+    let r = sq.rank() as u32;
+    let ranks = match color {
+        Color::Gold => !0u64 << (8 * r),
+        Color::Silver => {
+            if r == 7 {
+                !0
+            } else {
+                (1u64 << (8 * (r + 1))) - 1
+            }
+        }
+    };
+    Bitboard(files & ranks)
+}
+
+/// Preparatory actions that could matter, as square sets. An action matches
+/// when it moves a friendly piece off `vacate`, ends with the friendly piece
+/// it moves on `arrive`, or displaces an enemy piece standing on `displace`.
+/// Shared with capture detection.
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
+pub(crate) struct Needs {
+    pub vacate: Bitboard,
+    pub displace: Bitboard,
+    pub arrive: Bitboard,
+}
+
+impl Needs {
+    #[inline(always)]
+    pub fn union(&mut self, o: &Needs) {
+        self.vacate |= o.vacate;
+        self.displace |= o.displace;
+        self.arrive |= o.arrive;
+    }
+
+    #[inline(always)]
+    pub fn matches(&self, a: Action) -> bool {
+        let (from, to, victim) = action_parts(a);
+        self.vacate.contains(from)
+            || self.arrive.contains(to)
+            || victim.is_some_and(|v| self.displace.contains(v))
+    }
+
+    /// The preconditions of the actions these needs ask for, one level
+    /// down: what must happen first so that they can be played.
+    pub fn expand(&self, pos: &Position, us: Color) -> Needs {
+        let them = us.opp();
+        let own = pos.occupied_by(us);
+        let en = pos.occupied_by(them);
+        let mut out = Needs::default();
+        // A friend that is to move must be unfrozen: another friend arrives
+        // next to it, or its stronger neighbours are displaced or captured.
+        // Its leaving must not strand a friend on the trap next to it, or
+        // another guard has to come first.
+        let mover = |out: &mut Needs, sq: Square| {
+            let kind = kind_at(pos, sq);
+            let freezers = adjacent(sq) & pos.stronger_enemies(us, kind);
+            if freezers.any() {
+                out.arrive |= adjacent(sq);
+                out.displace |= freezers | trap_guards(freezers, en);
+            }
+            let t = NEAR_TRAP[sq.index()];
+            if t != NO_TRAP && own.contains(Square::new(t)) {
+                out.arrive |= adjacent(Square::new(t));
+            }
+        };
+        for x in self.vacate & own {
+            mover(&mut out, x);
+            // Room to step into, or to push a weaker neighbour into.
+            out.vacate |= adjacent(x) & own;
+            out.displace |= adjacent(x) & en;
+            let weaker = adjacent(x) & pos.weaker_enemies(us, kind_at(pos, x));
+            out.vacate |= weaker.neighbors() & own;
+        }
+        for y in self.displace & en {
+            let attackers = adjacent(y) & pos.stronger_enemies(them, kind_at(pos, y));
+            for z in attackers {
+                mover(&mut out, z);
+                // Room for the attacker to pull into.
+                out.vacate |= adjacent(z) & own;
+                out.displace |= adjacent(z) & en & !Bitboard::from_square(y);
+            }
+            // Room to push into, an attacker brought next to it, and its
+            // guards if it stands on a trap.
+            out.vacate |= adjacent(y) & own;
+            out.arrive |= adjacent(y);
+            if Bitboard::TRAPS.contains(y) {
+                out.displace |= adjacent(y) & en;
+            }
+        }
+        for a in self.arrive {
+            // The square must be free for the friend that is to come.
+            if en.contains(a) {
+                out.displace |= Bitboard::from_square(a);
+            }
+            if own.contains(a) {
+                out.vacate |= Bitboard::from_square(a);
+            }
+            for z in adjacent(a) & own {
+                mover(&mut out, z);
+            }
+            // A friend two steps away, or a supporter for a trap.
+            out.arrive |= adjacent(a);
+        }
+        out
+    }
+}
+
+/// Enemy guards of the enemy pieces of `set` that stand on traps: moving
+/// them away captures the piece.
+#[inline(always)]
+fn trap_guards(set: Bitboard, en: Bitboard) -> Bitboard {
+    let mut g = Bitboard::EMPTY;
+    for t in set & Bitboard::TRAPS {
+        g |= adjacent(t) & en;
+    }
+    g
+}
+
+#[inline(always)]
+fn kind_at(pos: &Position, sq: Square) -> Kind {
+    pos.piece_at(sq).map_or(Kind::Rabbit, |p| p.kind())
+}
+
+/// The friendly piece's origin and destination and the displaced enemy's
+/// origin of an action.
+#[inline(always)]
+pub(crate) fn action_parts(a: Action) -> (Square, Square, Option<Square>) {
+    let s1 = a.first();
+    match a.kind() {
+        ActionKind::Single => (s1.from, s1.to, None),
+        ActionKind::Push => {
+            let s2 = a.second().expect("a push has two steps");
+            (s2.from, s2.to, Some(s1.from))
+        }
+        ActionKind::Pull => {
+            let s2 = a.second().expect("a pull has two steps");
+            (s1.from, s1.to, Some(s2.from))
+        }
+    }
+}
+
+/// What a rabbit on `r0` with `slack` spare steps needs done directly
+/// (level 0): its path cleared, its freezes broken, its traps supported.
+fn rabbit_needs(pos: &Position, us: Color, r0: Square, slack: u8) -> Needs {
+    let them = us.opp();
+    let own = pos.occupied_by(us);
+    let en = pos.occupied_by(them);
+    let path = path_box(us, r0, slack);
+    let ahead = path.and_not(Bitboard::from_square(r0));
+    let mut nd = Needs {
+        vacate: own & ahead,
+        displace: en & ahead,
+        arrive: Bitboard::EMPTY,
+    };
+    for t in ahead & Bitboard::TRAPS {
+        nd.arrive |= adjacent(t);
+        if own.contains(t) {
+            nd.vacate |= adjacent(t) & own;
+        }
+        if en.contains(t) {
+            nd.displace |= adjacent(t) & en;
+        }
+    }
+    // Every enemy piece but a rabbit freezes a lone rabbit. Squares are
+    // counted whether or not a friend is next to them now, since that friend
+    // may be the one that has to step aside.
+    let freezers = en.and_not(pos.rabbits(them));
+    let cold = path.and_not(Bitboard::goal(us)) & freezers.neighbors();
+    nd.arrive |= cold.neighbors();
+    let near = freezers & cold.neighbors();
+    nd.displace |= near | trap_guards(near, en);
+    nd
+}
+
+/// The side to move's goal search within one query.
+struct GoalSearch {
+    us: Color,
+    /// Principal line found, by ply.
+    line: [Action; 4],
+    /// Direct-mapped set of (position, budget) keys known to fail.
+    failed: [u64; 1 << FAIL_BITS],
+    nodes: u64,
+    /// Budget left unused when the last success reached goal.
+    left: u8,
+}
+
+const FAIL_BITS: u32 = 8;
+
+impl GoalSearch {
+    fn new(us: Color) -> GoalSearch {
+        GoalSearch {
+            us,
+            line: [Action::NONE; 4],
+            failed: [0; 1 << FAIL_BITS],
+            nodes: 0,
+            left: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn fail_key(pos: &Position, n: u8) -> u64 {
+        // Mix the budget in; 0 never occurs as a key in practice and marks
+        // an empty slot.
+        (pos.hash() ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1
+    }
+
+    /// Whether a rabbit can stand on goal within `n` steps (`n` at most the
+    /// steps left), recording the line from `ply` on.
+    fn can_goal(&mut self, pos: &Position, n: u8, ply: usize) -> bool {
+        let us = self.us;
+        if pos.has_goal(us) {
+            self.left = n;
+            return true;
+        }
+        if n == 0 {
+            return false;
+        }
+        let cands = rabbits_in_reach(pos, us, n);
+        if cands.is_empty() {
+            return false;
+        }
+        if n == 1 {
+            return match one_step_goal(pos, us) {
+                Some(a) => {
+                    self.line[ply] = a;
+                    self.left = 0;
+                    true
+                }
+                None => false,
+            };
+        }
+        let key = Self::fail_key(pos, n);
+        let slot = (key >> (64 - FAIL_BITS)) as usize;
+        if self.failed[slot] == key {
+            return false;
+        }
+        self.nodes += 1;
+
+        // Straight steps of rabbits in reach first: the likeliest to
+        // succeed, and they need no action list.
+        for r in cands & !pos.frozen(us) {
+            let to = forward(us, r);
+            if pos.piece_at(to).is_none() {
+                let a = Action::single(r, to);
+                let mut child = pos.clone();
+                child.apply_action(a);
+                if self.can_goal(&child, n - 1, ply + 1) {
+                    self.line[ply] = a;
+                    return true;
+                }
+            }
+        }
+
+        // Allowed preparations by cost (index 1 and 2), and the rabbits whose
+        // own sideways steps may be part of a path.
+        let mut allow = [Needs::default(); 3];
+        let mut sideways = Bitboard::EMPTY;
+        for r in cands {
+            let slack = n - ranks_to_goal(us, r);
+            if slack == 0 {
+                continue;
+            }
+            sideways |= Bitboard::from_square(r);
+            let mut level = rabbit_needs(pos, us, r, slack);
+            for k in 0..slack {
+                // An action at level k is followed by at least k more
+                // preparatory steps and the rabbit's own.
+                for cost in 1..=2u8 {
+                    if cost + k <= slack {
+                        allow[cost as usize].union(&level);
+                    }
+                }
+                if k + 1 < slack {
+                    level = level.expand(pos, us);
+                }
+            }
+        }
+
+        if sideways.is_empty() {
+            // Every rabbit in reach needs all the steps for its straight run.
+            self.failed[slot] = key;
+            return false;
+        }
+        let mut list = ActionList::new();
+        generate_actions(pos, &mut list);
+        for &a in list.as_slice() {
+            let cost = a.cost();
+            if cost > n {
+                continue;
+            }
+            let s = a.first();
+            let relevant = if cost == 1 && cands.contains(s.from) {
+                // A rabbit in reach: its straight step was tried above; a
+                // sideways step needs slack, unless it clears the way or
+                // helps another rabbit.
+                s.to != forward(us, s.from) && (sideways.contains(s.from) || allow[1].matches(a))
+            } else {
+                allow[cost as usize].matches(a)
+            };
+            if !relevant {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.apply_action(a);
+            if self.can_goal(&child, n - cost, ply + 1) {
+                self.line[ply] = a;
+                return true;
+            }
+        }
+        self.failed[slot] = key;
+        false
+    }
+}
+
+/// The square in front of a `color` rabbit on `sq` (not on its goal rank).
+#[inline(always)]
+fn forward(color: Color, sq: Square) -> Square {
+    match color {
+        Color::Gold => Square::new(sq.raw() + 8),
+        Color::Silver => Square::new(sq.raw() - 8),
+    }
+}
+
+/// A rabbit step onto goal, if one is available now.
+fn one_step_goal(pos: &Position, us: Color) -> Option<Action> {
+    let goal = Bitboard::goal(us);
+    let last = match us {
+        Color::Gold => goal.south(),
+        Color::Silver => goal.north(),
+    };
+    let movers = pos.rabbits(us) & last & !pos.frozen(us);
+    for r in movers {
+        let to = forward(us, r);
+        if pos.piece_at(to).is_none() {
+            return Some(Action::single(r, to));
+        }
+    }
+    None
+}
+
+/// A shortest way to goal: how many steps, the action that starts it, and
+/// the whole line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GoalPlan {
+    /// Fewest steps (0 when a rabbit of the mover already stands on goal).
+    pub steps: u8,
+    /// The first action of a shortest goal (`Action::NONE` when `steps` is 0).
+    pub first: Action,
+    /// The actions of that goal in order, `Action::NONE` after the last:
+    /// playing them puts a rabbit on goal in `steps` steps.
+    pub line: [Action; 4],
+    /// Nodes (positions expanded) the search used, for benchmarks.
+    pub nodes: u64,
+}
+
+/// The fewest steps in which the side to move can have one of its rabbits on
+/// its goal rank this turn, with the first action of such a goal. `None`
+/// when it cannot within its steps left.
+pub fn goal_plan(pos: &Position) -> Option<GoalPlan> {
+    goal_plan_counted(pos).0
+}
+
+/// [`goal_plan`], plus the number of positions the plan search expanded
+/// whatever the answer (for benchmarks).
+pub fn goal_plan_counted(pos: &Position) -> (Option<GoalPlan>, u64) {
+    let us = pos.side();
+    if pos.has_goal(us) {
+        let plan = GoalPlan {
+            steps: 0,
+            first: Action::NONE,
+            line: [Action::NONE; 4],
+            nodes: 0,
+        };
+        return (Some(plan), 0);
+    }
+    let budget = pos.steps_left();
+    let cands = rabbits_in_reach(pos, us, budget);
+    if cands.is_empty() {
+        return (None, 0);
+    }
+    let lower = cands.map(|r| ranks_to_goal(us, r)).min().unwrap_or(budget);
+    let mut search = GoalSearch::new(us);
+    // The full budget first: most positions that have a goal find one fast,
+    // and those that have none are settled by this one search. Shorter
+    // budgets are then tried upward, below the length found.
+    if !search.can_goal(pos, budget, 0) {
+        return (None, search.nodes);
+    }
+    let found = budget - search.left;
+    let mut best = GoalPlan {
+        steps: found,
+        first: search.line[0],
+        line: search.line,
+        nodes: 0,
+    };
+    for n in lower.max(1)..found {
+        search.line = [Action::NONE; 4];
+        if search.can_goal(pos, n, 0) {
+            best.steps = n - search.left;
+            best.first = search.line[0];
+            best.line = search.line;
+            break;
+        }
+    }
+    best.nodes = search.nodes;
+    (Some(best), search.nodes)
+}
+
+/// Fewest steps (1 to the steps left) in which the side to move can have
+/// one of its rabbits on its goal rank this turn; `None` if it cannot. A
+/// rabbit already on goal (possible only mid-turn) gives `Some(0)`.
+pub fn goal_distance(pos: &Position) -> Option<u8> {
+    goal_plan(pos).map(|p| p.steps)
+}
+
+/// The first action of a shortest goal, so the root can play it at once and
+/// the search can try it first. `None` when there is no goal this turn or a
+/// rabbit already stands on goal.
+pub fn goal_action(pos: &Position) -> Option<Action> {
+    goal_plan(pos).and_then(|p| (!p.first.is_none()).then_some(p.first))
+}
+
+/// [`goal_distance`] for `color` as if it were to move now with a fresh
+/// four-step turn: how the search sees the opponent's goal threats.
+pub fn goal_threat(pos: &Position, color: Color) -> Option<u8> {
+    if rabbits_in_reach(pos, color, 4).is_empty() {
+        return None;
+    }
+    let mut p = pos.clone();
+    p.set_side(color);
+    goal_distance(&p)
+}
+
+/// Reference answer for [`goal_distance`]: a depth-first search over every
+/// legal action (single steps, pushes, pulls) for the fewest steps until a
+/// rabbit of the side to move is on goal. Its only pruning is that a rabbit
+/// moves at most one rank per step, plus a table of positions already known
+/// to fail with at least the same budget. Slow; for tests and benchmarks.
+pub fn goal_distance_brute(pos: &Position) -> Option<u8> {
+    let us = pos.side();
+    if pos.has_goal(us) {
+        return Some(0);
+    }
+    let mut failed = HashMap::new();
+    (1..=pos.steps_left()).find(|&n| brute_dfs(pos, us, n, &mut failed))
+}
+
+fn brute_dfs(pos: &Position, us: Color, n: u8, failed: &mut HashMap<u64, u8>) -> bool {
+    if pos.has_goal(us) {
+        return true;
+    }
+    if n == 0 {
+        return false;
+    }
+    let near = Iterator::any(&mut pos.rabbits(us), |r| match us {
+        Color::Gold => 7 - r.rank() <= n,
+        Color::Silver => r.rank() <= n,
+    });
+    if !near || failed.get(&pos.hash()).is_some_and(|&m| m >= n) {
+        return false;
+    }
+    let mut list = ActionList::new();
+    generate_actions(pos, &mut list);
+    for &a in list.as_slice() {
+        if a.cost() > n {
+            continue;
+        }
+        let mut child = pos.clone();
+        child.apply_action(a);
+        if brute_dfs(&child, us, n - a.cost(), failed) {
+            return true;
+        }
+    }
+    let e = failed.entry(pos.hash()).or_insert(0);
+    *e = (*e).max(n);
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_side_and_board;
+
+    /// Builds a position from rows a8..h8 down to a1..h1 (`.` empty).
+    fn pos(side: &str, rows: [&str; 8]) -> Position {
+        let board: String = rows.concat().replace('.', " ");
+        parse_side_and_board(&format!("{side} [{board}]")).unwrap()
+    }
+
+    #[test]
+    fn reach_masks() {
+        assert_eq!(reach_mask(Color::Gold, 0), Bitboard::RANK_8);
+        assert_eq!(reach_mask(Color::Silver, 0), Bitboard::RANK_1);
+        assert_eq!(reach_mask(Color::Gold, 4).count(), 40);
+        assert_eq!(reach_mask(Color::Silver, 4).count(), 40);
+        assert_eq!(reach_mask(Color::Silver, 7), Bitboard::ALL);
+    }
+
+    #[test]
+    fn straight_run_and_blocked_run() {
+        let open = pos(
+            "g",
+            [
+                "........", "........", "........", "........", "R.......", "........", "........",
+                "r......E",
+            ],
+        );
+        assert_eq!(goal_distance(&open), Some(4));
+        assert_eq!(goal_distance_brute(&open), Some(4));
+        // A silver cat on a8 blocks the file: no goal in four steps.
+        let mut blocked = open.clone();
+        blocked.put(crate::board::Piece::SCat, Square::parse("a8").unwrap());
+        assert_eq!(goal_distance(&blocked), None);
+        assert_eq!(goal_distance_brute(&blocked), None);
+    }
+
+    #[test]
+    fn pull_clears_the_goal_square() {
+        // Gold rabbit d7, silver cat d8 in the way, gold dog e8 pulls it.
+        let p = pos(
+            "g",
+            [
+                "...cD...", "...R....", "........", "........", "........", "........", "........",
+                "r.......",
+            ],
+        );
+        assert_eq!(goal_distance_brute(&p), Some(3));
+        assert_eq!(goal_distance(&p), Some(3));
+        let a = goal_action(&p).unwrap();
+        let mut after = p.clone();
+        after.apply_action(a);
+        assert_eq!(goal_distance_brute(&after), Some(3 - a.cost()));
+    }
+
+    #[test]
+    fn a_guard_is_brought_before_the_rabbits_guard_leaves() {
+        // Found by the mutation fuzzer: the gold rabbit on trap c6 is kept
+        // alive by the cat on c7, which blocks its way. The camel steps
+        // c4-c5 to guard the trap first, then the cat steps aside and the
+        // rabbit runs c6-c7-c8: four steps, and no other way.
+        let p = pos(
+            "g",
+            [
+                ".D.cEC..", ".DC.....", ".rR....R", ".....R.d", "..M..c..", "........", "........",
+                "........",
+            ],
+        );
+        assert_eq!(goal_distance_brute(&p), Some(4));
+        assert_eq!(goal_distance(&p), Some(4));
+    }
+
+    #[test]
+    fn pulling_the_last_guard_captures_the_freezer() {
+        // The gold rabbit on c7 is frozen by the silver dog on trap c6, whose
+        // only guard is the cat on d6. The elephant on d5 pulls the cat to d5
+        // (two steps), the dog dies, the rabbit steps to c8: three steps.
+        let p = pos(
+            "g",
+            [
+                "........", "..R.....", "..dc....", "...E....", "........", "........", "........",
+                "r.......",
+            ],
+        );
+        assert_eq!(goal_distance_brute(&p), Some(3));
+        assert_eq!(goal_distance(&p), Some(3));
+    }
+
+    #[test]
+    fn push_clears_the_goal_square_and_the_pusher_steps_back() {
+        // Silver rabbits on b7, d7 and e8 leave the gold dog on d8 no room to
+        // pull the cat off c8, so it pushes it to b8 (landing on c8), steps
+        // back to d8, and the rabbit on c7 scores: four steps.
+        let p = pos(
+            "g",
+            [
+                "..cDr...", ".rRr....", "........", "........", "........", "........", "........",
+                "........",
+            ],
+        );
+        assert_eq!(goal_distance_brute(&p), Some(4));
+        assert_eq!(goal_distance(&p), Some(4));
+        let a = goal_action(&p).unwrap();
+        assert_eq!(a.to_string(), "c8w d8w");
+    }
+
+    #[test]
+    fn threat_uses_a_fresh_turn() {
+        let mut p = pos(
+            "g",
+            [
+                "........", "........", "........", "........", "........", "........", ".r......",
+                "R.......",
+            ],
+        );
+        p.set_steps_left(1);
+        assert_eq!(goal_distance(&p), None);
+        assert_eq!(goal_threat(&p, Color::Silver), Some(1));
+        assert_eq!(goal_threat(&p, Color::Gold), None);
+    }
+}

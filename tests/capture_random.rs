@@ -1,0 +1,143 @@
+//! Property tests: static capture detection equals the brute force (which
+//! pieces, in how few steps) on random-play positions, for the side to move
+//! and for the opponent's next turn, within 2 and 4 steps; the cheap filter
+//! never misses a capturable piece; every first action starts a shortest
+//! capture.
+
+use aamir::board::{Color, Position};
+use aamir::search::capture::{
+    capture_candidates, capture_threats, capture_threats_brute, opponent_threats,
+};
+use aamir::tools::goal::{random_mutated_positions, random_play_positions};
+
+fn describe(p: &Position, attacker: Color) -> String {
+    format!(
+        "{} {} steps_left {} attacker {}",
+        p.side().to_char(),
+        aamir::board::notation::board_string(p),
+        p.steps_left(),
+        attacker.to_char()
+    )
+}
+
+/// The attacker's view: to move, with its steps left or a fresh turn.
+fn view(p: &Position, attacker: Color, steps: u8) -> Position {
+    let mut q = p.clone();
+    let budget = if attacker == p.side() {
+        steps.min(p.steps_left())
+    } else {
+        steps
+    };
+    q.set_side(attacker);
+    q.set_steps_left(budget);
+    q
+}
+
+fn check(positions: &[Position], steps: u8, verify_first: bool) -> usize {
+    let mut bad = Vec::new();
+    let mut found = 0;
+    for p in positions {
+        for attacker in [p.side(), p.side().opp()] {
+            let exact = capture_threats_brute(p, attacker, steps);
+            let got = capture_threats(p, attacker, steps);
+            let name = || describe(p, attacker);
+            if exact.entries() != got.entries() {
+                bad.push(format!(
+                    "{}: brute {:?}, static {:?}",
+                    name(),
+                    exact.entries(),
+                    got.entries()
+                ));
+                continue;
+            }
+            found += exact.entries().len();
+            let v = view(p, attacker, steps);
+            let cands = capture_candidates(&v, attacker, v.steps_left());
+            if exact.squares().and_not(cands).any() {
+                bad.push(format!("{}: the filter misses a capturable piece", name()));
+            }
+            if !verify_first {
+                continue;
+            }
+            for (sq, n) in got.entries() {
+                let a = got.first_action(sq).expect("entry has a first action");
+                let mut after = v.clone();
+                let caps = after.apply_action(a);
+                // Where the victim is after the first action, or taken.
+                let mut at = sq;
+                let mut moved = false;
+                for s in a.steps() {
+                    if s.from == at
+                        && !moved
+                        && v.piece_at(s.from).map(|x| x.color()) != Some(attacker)
+                    {
+                        at = s.to;
+                        moved = true;
+                    }
+                }
+                let taken = caps
+                    .iter()
+                    .flatten()
+                    .any(|c| c.square == at && c.piece.color() != attacker);
+                let ok = if taken {
+                    a.cost() == n
+                } else {
+                    let rest = capture_threats_brute(&after, attacker, after.steps_left());
+                    rest.steps(at) == Some(n - a.cost())
+                };
+                if !ok {
+                    bad.push(format!(
+                        "{}: first action {a} for {sq} does not start a {n}-step capture",
+                        name()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} cases wrong:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+    found
+}
+
+#[test]
+fn captures_within_four_steps_agree_with_brute_force() {
+    let positions = random_play_positions(20260503, 4000);
+    let found = check(&positions, 4, true);
+    assert!(
+        found >= 2000,
+        "only {found} capturable pieces in the sample"
+    );
+}
+
+#[test]
+fn captures_within_two_steps_agree_with_brute_force() {
+    let positions = random_play_positions(20260504, 6000);
+    let found = check(&positions, 2, true);
+    assert!(found >= 600, "only {found} capturable pieces in the sample");
+}
+
+#[test]
+fn captures_around_crowded_traps_agree_with_brute_force() {
+    let positions = random_mutated_positions(20260507, 3000, true);
+    let found = check(&positions, 4, true);
+    assert!(
+        found >= 2000,
+        "only {found} capturable pieces in the sample"
+    );
+}
+
+#[test]
+fn opponent_threats_is_the_opponent_with_a_fresh_turn() {
+    for p in random_play_positions(20260505, 300) {
+        assert_eq!(
+            opponent_threats(&p).entries(),
+            capture_threats_brute(&p, p.side().opp(), 4).entries(),
+            "{}",
+            describe(&p, p.side().opp())
+        );
+    }
+}
