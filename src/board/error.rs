@@ -72,6 +72,8 @@ pub enum IllegalReason {
     TooManySteps { allowed: u8 },
     #[error("no {} was captured on {square} by the step before", piece.describe())]
     CaptureMismatch { piece: Piece, square: Square },
+    #[error("a turn needs at least one step")]
+    NoSteps,
     #[error("the turn leaves the board unchanged")]
     Unchanged,
     #[error("the turn would make this position occur for the third time")]

@@ -280,7 +280,49 @@ pub fn generate_actions(pos: &Position, list: &mut ActionList) {
     }
 }
 
+/// What [`Position::make_action`] changed, so that
+/// [`Position::unmake_action`] can restore the position exactly.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Undo {
+    action: Action,
+    captures: [Option<Capture>; 2],
+}
+
+impl Undo {
+    /// The action that was made.
+    pub fn action(&self) -> Action {
+        self.action
+    }
+
+    /// The captures it caused, in order.
+    pub fn captures(&self) -> [Option<Capture>; 2] {
+        self.captures
+    }
+}
+
 impl Position {
+    /// Plays an action in place and returns what undoes it: the
+    /// make/unmake alternative to copying the position.
+    #[inline(always)]
+    pub fn make_action(&mut self, a: Action) -> Undo {
+        Undo {
+            action: a,
+            captures: self.apply_action(a),
+        }
+    }
+
+    /// Takes back the action of `undo`, which must be the last one made.
+    #[inline(always)]
+    pub fn unmake_action(&mut self, undo: Undo) {
+        let a = undo.action;
+        self.unspend_steps(a.cost());
+        if let Some(s2) = a.second() {
+            self.unmove_piece(s2.from, s2.to, undo.captures[1]);
+        }
+        let s1 = a.first();
+        self.unmove_piece(s1.from, s1.to, undo.captures[0]);
+    }
+
     /// Plays an action generated for this position, spending its steps.
     /// Returns the captures it caused, in order (at most two).
     #[inline(always)]
