@@ -8,7 +8,9 @@ mod common;
 use aamir::board::legality::{StepChecker, check_move};
 use aamir::board::notation::{format_steps, parse_move};
 use aamir::board::stepgen::{ActionList, generate_actions};
-use aamir::board::turngen::{SeenTable, count_turns, generate_turns};
+use aamir::board::turngen::{
+    SeenTable, count_turns, count_turns_copy_make, count_turns_make_unmake, generate_turns,
+};
 use aamir::board::{ActionKind, Color, Dir, Game, Kind, Position, Square, Step};
 use common::{random_setup, random_turn, rng};
 use rand::RngExt;
@@ -78,6 +80,7 @@ fn incremental_state_matches_recomputation_and_children_are_independent() {
             assert_eq!(pos, &parent);
             assert!(child.is_consistent(), "{a} from {pos:?}");
             assert_eq!(child.steps_left(), pos.steps_left() - a.cost());
+            assert_eq!(pos.hash_after_action(a), child.hash(), "{a} from {pos:?}");
             // Make/unmake reaches the same child and restores exactly.
             let undo = made.make_action(a);
             assert_eq!(made, child, "make {a}");
@@ -210,4 +213,20 @@ fn every_generated_turn_is_legal_and_round_trips_through_notation() {
         positions.len()
     );
     assert!(turns_checked > 20_000, "{turns_checked} turns");
+}
+
+#[test]
+fn the_three_counting_walks_agree() {
+    // The fast counter's last-step shortcut against the plain walks, at
+    // turn starts and mid-turn (fewer steps left, where the shortcut
+    // starts earlier).
+    let mut t = SeenTable::new();
+    let mut checked = [0; 5];
+    for pos in random_positions(5, 12, 80) {
+        let fast = count_turns(&pos, &mut t);
+        assert_eq!(fast, count_turns_copy_make(&pos, &mut t), "{pos:?}");
+        assert_eq!(fast, count_turns_make_unmake(&pos, &mut t), "{pos:?}");
+        checked[pos.steps_left() as usize] += 1;
+    }
+    assert!(checked[1..].iter().all(|&n| n > 50), "{checked:?}");
 }
