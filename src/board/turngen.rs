@@ -232,9 +232,10 @@ fn count_dfs(pos: &Position, table: &mut SeenTable, nodes: &mut u64) {
     }
 }
 
-/// [`count_turns`]'s walk done by copy-make at every node: each child is a
-/// copy of its parent with one action applied. Kept to measure against
-/// [`count_turns_make_unmake`] (`bench/crate-compare`).
+/// The plain walk (no last-step shortcut) done by copy-make at every node:
+/// each child is a copy of its parent with one action applied. Kept to
+/// measure against [`count_turns_make_unmake`] (`bench/crate-compare`) and
+/// as a reference for [`count_turns`] in the tests.
 pub fn count_turns_copy_make(pos: &Position, table: &mut SeenTable) -> TurnCount {
     table.clear();
     table.visit(pos.hash(), pos.steps_left());
@@ -246,8 +247,8 @@ pub fn count_turns_copy_make(pos: &Position, table: &mut SeenTable) -> TurnCount
     }
 }
 
-/// The same walk by make/unmake: one position, each action made and taken
-/// back in place.
+/// The same plain walk by make/unmake: one position, each action made and
+/// taken back in place.
 pub fn count_turns_make_unmake(pos: &Position, table: &mut SeenTable) -> TurnCount {
     table.clear();
     table.visit(pos.hash(), pos.steps_left());
