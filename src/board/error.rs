@@ -31,6 +31,8 @@ pub enum NotationError {
     BadSide { token: String },
     #[error("record: {0}")]
     BadRecord(String),
+    #[error("`{token}`: {} is to move here", expected.name())]
+    WrongSide { token: String, expected: Color },
 }
 
 /// Why a step, move or setup is not legal here.
@@ -68,10 +70,12 @@ pub enum IllegalReason {
     PushNotFinished { square: Square },
     #[error("the {} is not stronger than the {} it would push", pusher.describe(), victim.describe())]
     PushTooWeak { pusher: Piece, victim: Piece },
-    #[error("a turn has at most {allowed} steps here")]
+    #[error("too many steps: at most {allowed} in this turn")]
     TooManySteps { allowed: u8 },
     #[error("no {} was captured on {square} by the step before", piece.describe())]
     CaptureMismatch { piece: Piece, square: Square },
+    #[error("a turn needs at least one step")]
+    NoSteps,
     #[error("the turn leaves the board unchanged")]
     Unchanged,
     #[error("the turn would make this position occur for the third time")]

@@ -28,7 +28,9 @@ pub struct Played {
     pub notation: String,
 }
 
-#[derive(Clone, Debug)]
+/// A game and its history. Equality compares everything, so tests can
+/// check that a refused move left the game exactly as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     pos: Position,
     phase: Phase,

@@ -9,7 +9,7 @@ use super::error::{IllegalReason, MoveError, NotationError};
 use super::notation::{ParsedMove, Token};
 use super::position::{Capture, Position};
 use super::stepgen::Step;
-use super::types::{Color, Kind, Piece, Square};
+use super::types::{Color, Dir, Kind, Piece, Square};
 
 /// A legal turn: its steps, the canonical notation (with capture tokens) and
 /// the position after it, with the other side to move.
@@ -21,7 +21,7 @@ pub struct CheckedTurn {
 }
 
 /// What the previous step leaves open.
-#[derive(Copy, Clone)]
+#[derive(Copy, Clone, Debug)]
 enum Pending {
     Nothing,
     /// An enemy piece was pushed off `vacated`: a stronger friendly piece must
@@ -38,17 +38,170 @@ enum Pending {
     },
 }
 
+/// Checks a turn one step at a time, as a controller or a user plays it:
+/// each step is judged against the rules given the steps before it (a
+/// pending push must be finished, a pull may follow), and a refused step
+/// leaves the checker unchanged. [`check_move`] is built on it; the tests
+/// use it to confirm that the generator's first steps are exactly the steps
+/// the rules accept.
+#[derive(Clone, Debug)]
+pub struct StepChecker {
+    start: Position,
+    pos: Position,
+    steps: Vec<Step>,
+    pending: Pending,
+}
+
+impl StepChecker {
+    /// A checker for the side to move of `start`, which may be mid-turn (its
+    /// steps left are the budget).
+    pub fn new(start: &Position) -> StepChecker {
+        StepChecker {
+            start: start.clone(),
+            pos: start.clone(),
+            steps: Vec::new(),
+            pending: Pending::Nothing,
+        }
+    }
+
+    /// The position after the steps so far (captures applied, same side to
+    /// move).
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The steps accepted so far.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// Whether the last step started a push that the next step must finish.
+    pub fn push_pending(&self) -> bool {
+        matches!(self.pending, Pending::Push { .. })
+    }
+
+    /// Checks moving whatever stands on `from` one square towards `dir` and
+    /// plays it if legal, returning the capture it caused.
+    pub fn step(&mut self, from: Square, dir: Dir) -> Result<Option<Capture>, IllegalReason> {
+        use IllegalReason as R;
+        let side = self.pos.side();
+        let budget = self.start.steps_left() as usize;
+        let index = self.steps.len() + 1;
+        if index > budget {
+            return Err(R::TooManySteps {
+                allowed: budget as u8,
+            });
+        }
+        let pos = &self.pos;
+        let piece = pos.piece_at(from).ok_or(R::EmptySquare { square: from })?;
+        let to = from.step(dir).ok_or(R::OffBoard { square: from, dir })?;
+        if let Some(by) = pos.piece_at(to) {
+            return Err(R::Occupied { square: to, by });
+        }
+        let pending = if piece.color() == side {
+            match self.pending {
+                Pending::Push { vacated, victim } => {
+                    if to != vacated {
+                        return Err(R::PushNotFinished { square: vacated });
+                    }
+                    if piece.kind() <= victim.kind() {
+                        return Err(R::PushTooWeak {
+                            pusher: piece,
+                            victim,
+                        });
+                    }
+                    if pos.is_frozen(from) {
+                        return Err(R::Frozen {
+                            piece,
+                            square: from,
+                        });
+                    }
+                    // A piece that has just pushed cannot also pull.
+                    Pending::Nothing
+                }
+                _ => {
+                    if pos.is_frozen(from) {
+                        return Err(R::Frozen {
+                            piece,
+                            square: from,
+                        });
+                    }
+                    if piece.kind() == Kind::Rabbit && dir == side.backward() {
+                        return Err(R::RabbitBackward { color: side, dir });
+                    }
+                    Pending::Pull {
+                        vacated: from,
+                        puller: piece,
+                    }
+                }
+            }
+        } else {
+            match self.pending {
+                Pending::Push { vacated, .. } => {
+                    return Err(R::PushNotFinished { square: vacated });
+                }
+                // Following a stronger friendly piece into the square it
+                // left is a pull; a pull stays possible even when the
+                // puller was captured by its own step.
+                Pending::Pull { vacated, puller }
+                    if to == vacated && piece.kind() < puller.kind() =>
+                {
+                    Pending::Nothing
+                }
+                _ => {
+                    if pushers(pos, side, piece.kind(), from).is_empty() {
+                        return Err(R::NoPusher {
+                            side,
+                            victim: piece,
+                            square: from,
+                        });
+                    }
+                    if index == budget {
+                        return Err(R::PushOnLastStep);
+                    }
+                    Pending::Push {
+                        vacated: from,
+                        victim: piece,
+                    }
+                }
+            }
+        };
+        self.pending = pending;
+        self.steps.push(Step::new(from, to));
+        Ok(self.pos.move_piece(from, to))
+    }
+
+    /// Whether the turn may end here: at least one step, no push half done,
+    /// and the board changed.
+    pub fn can_finish(&self) -> Result<(), IllegalReason> {
+        if let Pending::Push { vacated, .. } = self.pending {
+            return Err(IllegalReason::PushNotFinished { square: vacated });
+        }
+        if self.steps.is_empty() {
+            return Err(IllegalReason::NoSteps);
+        }
+        if self.pos.same_board(&self.start) {
+            return Err(IllegalReason::Unchanged);
+        }
+        Ok(())
+    }
+
+    /// Ends the turn: the position after it, the other side to move.
+    pub fn finish(&self) -> Result<Position, IllegalReason> {
+        self.can_finish()?;
+        let mut end = self.pos.clone();
+        end.pass_turn();
+        Ok(end)
+    }
+}
+
 /// Checks a move (steps, optional capture tokens) for the side to move of
 /// `start`, which may be mid-turn (its steps left are the budget). The board
 /// must change; repetition is the game's concern.
 pub fn check_move(start: &Position, mv: &ParsedMove) -> Result<CheckedTurn, MoveError> {
     use IllegalReason as R;
-    let side = start.side();
-    let budget = start.steps_left();
-    let mut pos = start.clone();
-    let mut steps = Vec::new();
+    let mut checker = StepChecker::new(start);
     let mut notation: Vec<String> = Vec::new();
-    let mut pending = Pending::Nothing;
     let mut unmatched: Option<Capture> = None;
     let mut last_step_token = String::new();
     for (tok, text) in &mv.tokens {
@@ -71,16 +224,19 @@ pub fn check_move(start: &Position, mv: &ParsedMove) -> Result<CheckedTurn, Move
             }
             Token::Step { piece, from, dir } => (piece, from, dir),
         };
-        let index = steps.len() + 1;
+        let index = checker.steps().len() + 1;
         let err = |reason| MoveError::AtStep {
             index,
             token: text.clone(),
             reason,
         };
-        if index > budget as usize {
-            return Err(err(R::TooManySteps { allowed: budget }));
+        if index > start.steps_left() as usize {
+            return Err(err(R::TooManySteps {
+                allowed: start.steps_left(),
+            }));
         }
-        match pos.piece_at(from) {
+        // The token names the piece; the checker only knows the square.
+        match checker.position().piece_at(from) {
             None => {
                 return Err(err(R::NoPiece {
                     piece,
@@ -96,82 +252,7 @@ pub fn check_move(start: &Position, mv: &ParsedMove) -> Result<CheckedTurn, Move
             }
             _ => {}
         }
-        let to = from
-            .step(dir)
-            .ok_or_else(|| err(R::OffBoard { square: from, dir }))?;
-        if let Some(by) = pos.piece_at(to) {
-            return Err(err(R::Occupied { square: to, by }));
-        }
-        if piece.color() == side {
-            match pending {
-                Pending::Push { vacated, victim } => {
-                    if to != vacated {
-                        return Err(err(R::PushNotFinished { square: vacated }));
-                    }
-                    if piece.kind() <= victim.kind() {
-                        return Err(err(R::PushTooWeak {
-                            pusher: piece,
-                            victim,
-                        }));
-                    }
-                    if pos.is_frozen(from) {
-                        return Err(err(R::Frozen {
-                            piece,
-                            square: from,
-                        }));
-                    }
-                    // A piece that has just pushed cannot also pull.
-                    pending = Pending::Nothing;
-                }
-                _ => {
-                    if pos.is_frozen(from) {
-                        return Err(err(R::Frozen {
-                            piece,
-                            square: from,
-                        }));
-                    }
-                    if piece.kind() == Kind::Rabbit && dir == side.backward() {
-                        return Err(err(R::RabbitBackward { color: side, dir }));
-                    }
-                    pending = Pending::Pull {
-                        vacated: from,
-                        puller: piece,
-                    };
-                }
-            }
-        } else {
-            match pending {
-                Pending::Push { vacated, .. } => {
-                    return Err(err(R::PushNotFinished { square: vacated }));
-                }
-                // Following a stronger friendly piece into the square it
-                // left is a pull; a pull stays possible even when the
-                // puller was captured by its own step.
-                Pending::Pull { vacated, puller }
-                    if to == vacated && piece.kind() < puller.kind() =>
-                {
-                    pending = Pending::Nothing;
-                }
-                _ => {
-                    if pushers(&pos, side, piece.kind(), from).is_empty() {
-                        return Err(err(R::NoPusher {
-                            side,
-                            victim: piece,
-                            square: from,
-                        }));
-                    }
-                    if index == budget as usize {
-                        return Err(err(R::PushOnLastStep));
-                    }
-                    pending = Pending::Push {
-                        vacated: from,
-                        victim: piece,
-                    };
-                }
-            }
-        }
-        let cap = pos.move_piece(from, to);
-        steps.push(Step::new(from, to));
+        let cap = checker.step(from, dir).map_err(err)?;
         notation.push(format!("{piece}{from}{}", dir.to_char()));
         if let Some(c) = cap {
             notation.push(format!("{}{}x", c.piece, c.square));
@@ -179,25 +260,21 @@ pub fn check_move(start: &Position, mv: &ParsedMove) -> Result<CheckedTurn, Move
         unmatched = cap;
         last_step_token = text.clone();
     }
-    if steps.is_empty() {
+    if checker.steps().is_empty() {
         return Err(MoveError::Notation(NotationError::EmptyMove));
     }
-    if let Pending::Push { vacated, .. } = pending {
-        return Err(MoveError::AtStep {
-            index: steps.len(),
-            token: last_step_token,
-            reason: R::PushNotFinished { square: vacated },
-        });
-    }
-    if pos.same_board(start) {
-        return Err(MoveError::Whole(R::Unchanged));
-    }
-    pos.spend_steps(steps.len() as u8);
-    pos.pass_turn();
+    let end = checker.finish().map_err(|reason| match reason {
+        R::PushNotFinished { .. } => MoveError::AtStep {
+            index: checker.steps().len(),
+            token: last_step_token.clone(),
+            reason,
+        },
+        _ => MoveError::Whole(reason),
+    })?;
     Ok(CheckedTurn {
-        steps,
+        steps: checker.steps().to_vec(),
         notation: notation.join(" "),
-        end: pos,
+        end,
     })
 }
 

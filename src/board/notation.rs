@@ -410,8 +410,9 @@ pub fn parse_pv(start: &Position, text: &str) -> Result<Vec<Vec<Step>>, MoveErro
                 .ok_or_else(|| MoveError::Notation(NotationError::BadSide { token: tok.into() }))?;
             flush(&mut current, &mut pos)?;
             if side != pos.side() {
-                return Err(MoveError::Notation(NotationError::BadSide {
-                    token: format!("{tok} (expected {})", pos.side().to_char()),
+                return Err(MoveError::Notation(NotationError::WrongSide {
+                    token: tok.into(),
+                    expected: pos.side(),
                 }));
             }
         } else {

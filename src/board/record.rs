@@ -99,8 +99,12 @@ pub fn parse_archive(text: &str) -> Result<Vec<ArchiveGame>, NotationError> {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         let moves = parse_movelist(&fields["movelist"]).map_err(|e| {
+            let why = match e {
+                NotationError::BadRecord(m) => m,
+                other => other.to_string(),
+            };
             NotationError::BadRecord(format!(
-                "line {} (game {}): {e}",
+                "line {} (game {}): {why}",
                 n + 1,
                 fields.get("id").map_or("?", |s| s.as_str())
             ))

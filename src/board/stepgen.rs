@@ -6,9 +6,10 @@
 //! keeps the position small and the search simple; every legal turn is a
 //! sequence of such actions.
 
-use super::bitboard::{Bitboard, adjacent};
+use super::bitboard::{Bitboard, NEAR_TRAP, NO_TRAP, adjacent};
 use super::position::{Capture, Position};
 use super::types::{Color, Dir, Kind, Square};
+use super::zobrist;
 use std::fmt;
 
 /// One piece moving to an adjacent square. Which piece it is follows from
@@ -280,7 +281,98 @@ pub fn generate_actions(pos: &Position, list: &mut ActionList) {
     }
 }
 
+/// What [`Position::make_action`] changed, so that
+/// [`Position::unmake_action`] can restore the position exactly.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Undo {
+    action: Action,
+    captures: [Option<Capture>; 2],
+}
+
+impl Undo {
+    /// The action that was made.
+    pub fn action(&self) -> Action {
+        self.action
+    }
+
+    /// The captures it caused, in order.
+    pub fn captures(&self) -> [Option<Capture>; 2] {
+        self.captures
+    }
+}
+
 impl Position {
+    /// Plays an action in place and returns what undoes it: the
+    /// make/unmake alternative to copying the position.
+    #[inline(always)]
+    pub fn make_action(&mut self, a: Action) -> Undo {
+        Undo {
+            action: a,
+            captures: self.apply_action(a),
+        }
+    }
+
+    /// Takes back the action of `undo`, which must be the last one made.
+    #[inline(always)]
+    pub fn unmake_action(&mut self, undo: Undo) {
+        let a = undo.action;
+        self.unspend_steps(a.cost());
+        if let Some(s2) = a.second() {
+            self.unmove_piece(s2.from, s2.to, undo.captures[1]);
+        }
+        let s1 = a.first();
+        self.unmove_piece(s1.from, s1.to, undo.captures[0]);
+    }
+
+    /// The hash after playing `a` (generated for this position), without
+    /// playing it: what the turn counter needs at the last step of a turn,
+    /// where building the child position would be wasted work.
+    #[inline(always)]
+    pub fn hash_after_action(&self, a: Action) -> u64 {
+        let s1 = a.first();
+        match a.second() {
+            None => self.hash() ^ self.step_delta(s1.from, s1.to, self.occupied_by(self.side())),
+            // The two steps of a push or pull move pieces of different
+            // colours, and a step can only capture its mover's colour, so
+            // each step's capture depends only on its own colour's squares,
+            // which the other step does not touch.
+            Some(s2) => {
+                let c1 = self.piece_at(s1.from).map_or(self.side(), |p| p.color());
+                self.hash()
+                    ^ self.step_delta(s1.from, s1.to, self.occupied_by(c1))
+                    ^ self.step_delta(s2.from, s2.to, self.occupied_by(c1.opp()))
+            }
+        }
+    }
+
+    /// The hash change of moving the piece on `from` to `to`, captures
+    /// included; `own` is the squares of the mover's colour before the step.
+    #[inline(always)]
+    fn step_delta(&self, from: Square, to: Square, own: Bitboard) -> u64 {
+        let p = match self.piece_at(from) {
+            Some(p) => p,
+            None => return 0,
+        };
+        let mut d = zobrist::PIECE[p.index()][from.index()] ^ zobrist::PIECE[p.index()][to.index()];
+        let t = NEAR_TRAP[from.index()];
+        if t != NO_TRAP {
+            let own = Bitboard(own.0 ^ from.bit() ^ to.bit());
+            let tsq = Square::new(t);
+            if own.contains(tsq) && (adjacent(tsq) & own).is_empty() {
+                let victim = if tsq == to {
+                    p
+                } else {
+                    match self.piece_at(tsq) {
+                        Some(v) => v,
+                        None => return d,
+                    }
+                };
+                d ^= zobrist::PIECE[victim.index()][t as usize];
+            }
+        }
+        d
+    }
+
     /// Plays an action generated for this position, spending its steps.
     /// Returns the captures it caused, in order (at most two).
     #[inline(always)]

@@ -8,8 +8,10 @@
 //! reached mid-turn is itself a legal end of turn (actions never leave a
 //! push half done), so each new entry is one distinct turn.
 
+use super::bitboard::{Bitboard, NEAR_TRAP, NO_TRAP, adjacent};
 use super::position::Position;
-use super::stepgen::{Action, ActionList, Step, generate_actions};
+use super::stepgen::{Action, ActionList, Step, generate_actions, mobile_by_kind};
+use super::types::{Color, Kind, Piece, Square};
 use super::zobrist;
 use std::collections::HashMap;
 
@@ -126,17 +128,96 @@ pub struct TurnCount {
 }
 
 /// Counts the distinct turns of the side to move (no game history).
+///
+/// The walk of [`count_turns_make_unmake`] (measured faster than copy-make,
+/// see `bench/crate-compare`), except at the last step of a turn: there the
+/// children are only looked up in the table, so their hashes are computed
+/// from the parent without building them, and the single steps are
+/// enumerated straight from the mobile pieces without an action list.
 pub fn count_turns(pos: &Position, table: &mut SeenTable) -> TurnCount {
     table.clear();
     table.visit(pos.hash(), pos.steps_left());
     let mut nodes = 0;
-    count_dfs(pos, table, &mut nodes);
+    let mut work = pos.clone();
+    if work.steps_left() > 0 {
+        fast_dfs(&mut work, table, &mut nodes);
+    }
     TurnCount {
         turns: table.len() as u64 - 1,
         nodes,
     }
 }
 
+fn fast_dfs(pos: &mut Position, table: &mut SeenTable, nodes: &mut u64) {
+    let steps = pos.steps_left();
+    if steps == 1 {
+        *nodes += last_steps(pos, table);
+        return;
+    }
+    let mut list = ActionList::new();
+    generate_actions(pos, &mut list);
+    *nodes += list.len() as u64;
+    for &a in list.as_slice() {
+        if a.cost() == steps {
+            // A push or pull with the last two steps: a leaf.
+            table.visit(pos.hash_after_action(a), 0);
+            continue;
+        }
+        let undo = pos.make_action(a);
+        if table.visit(pos.hash(), pos.steps_left()) != Visit::Known {
+            fast_dfs(pos, table, nodes);
+        }
+        pos.unmake_action(undo);
+    }
+}
+
+/// Visits every position one single step away (the last step of the turn)
+/// and returns how many steps there were.
+#[inline(always)]
+fn last_steps(pos: &Position, table: &mut SeenTable) -> u64 {
+    let c = pos.side();
+    let empty = pos.empty_squares();
+    let mobile = mobile_by_kind(pos, c);
+    let own = pos.occupied_by(c);
+    let base = pos.hash();
+    let mut n = 0;
+    for k in Kind::ALL {
+        let piece = Piece::new(c, k);
+        let keys = &zobrist::PIECE[piece.index()];
+        for from in mobile[k.index()] {
+            let mut dests = adjacent(from) & empty;
+            if k == Kind::Rabbit {
+                let behind = match c {
+                    Color::Gold => Bitboard::from_square(from).south(),
+                    Color::Silver => Bitboard::from_square(from).north(),
+                };
+                dests = dests.and_not(behind);
+            }
+            let h_from = base ^ keys[from.index()];
+            let trap = NEAR_TRAP[from.index()];
+            for to in dests {
+                let mut h = h_from ^ keys[to.index()];
+                if trap != NO_TRAP {
+                    let tsq = Square::new(trap);
+                    let own_after = Bitboard(own.0 ^ from.bit() ^ to.bit());
+                    if own_after.contains(tsq) && (adjacent(tsq) & own_after).is_empty() {
+                        let victim = if tsq == to {
+                            piece
+                        } else {
+                            pos.piece_at(tsq).unwrap_or(piece)
+                        };
+                        h ^= zobrist::PIECE[victim.index()][trap as usize];
+                    }
+                }
+                table.visit(h, 0);
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// The plain walk: every action generated into a list, each child a copy.
 fn count_dfs(pos: &Position, table: &mut SeenTable, nodes: &mut u64) {
     let mut list = ActionList::new();
     generate_actions(pos, &mut list);
@@ -148,6 +229,49 @@ fn count_dfs(pos: &Position, table: &mut SeenTable, nodes: &mut u64) {
         if table.visit(child.hash(), k) != Visit::Known && k > 0 {
             count_dfs(&child, table, nodes);
         }
+    }
+}
+
+/// The plain walk (no last-step shortcut) done by copy-make at every node:
+/// each child is a copy of its parent with one action applied. Kept to
+/// measure against [`count_turns_make_unmake`] (`bench/crate-compare`) and
+/// as a reference for [`count_turns`] in the tests.
+pub fn count_turns_copy_make(pos: &Position, table: &mut SeenTable) -> TurnCount {
+    table.clear();
+    table.visit(pos.hash(), pos.steps_left());
+    let mut nodes = 0;
+    count_dfs(pos, table, &mut nodes);
+    TurnCount {
+        turns: table.len() as u64 - 1,
+        nodes,
+    }
+}
+
+/// The same plain walk by make/unmake: one position, each action made and
+/// taken back in place.
+pub fn count_turns_make_unmake(pos: &Position, table: &mut SeenTable) -> TurnCount {
+    table.clear();
+    table.visit(pos.hash(), pos.steps_left());
+    let mut nodes = 0;
+    let mut work = pos.clone();
+    count_dfs_unmake(&mut work, table, &mut nodes);
+    TurnCount {
+        turns: table.len() as u64 - 1,
+        nodes,
+    }
+}
+
+fn count_dfs_unmake(pos: &mut Position, table: &mut SeenTable, nodes: &mut u64) {
+    let mut list = ActionList::new();
+    generate_actions(pos, &mut list);
+    *nodes += list.len() as u64;
+    for &a in list.as_slice() {
+        let undo = pos.make_action(a);
+        let k = pos.steps_left();
+        if table.visit(pos.hash(), k) != Visit::Known && k > 0 {
+            count_dfs_unmake(pos, table, nodes);
+        }
+        pos.unmake_action(undo);
     }
 }
 
