@@ -119,6 +119,20 @@ pub fn material(pos: &Position, side: Color) -> i32 {
     if side == Color::Gold { v } else { -v }
 }
 
+/// Centi-rabbits `side` gains if the enemy piece of `kind` disappears.
+#[inline]
+pub fn gain_of_capture(pos: &Position, side: Color, kind: Kind) -> i32 {
+    let mut g = counts(pos, Color::Gold);
+    let mut s = counts(pos, Color::Silver);
+    let before = material_of(&g, &s);
+    match side {
+        Color::Gold => s[kind.index()] = s[kind.index()].saturating_sub(1),
+        Color::Silver => g[kind.index()] = g[kind.index()].saturating_sub(1),
+    }
+    let after = material_of(&g, &s);
+    if side == Color::Gold { after - before } else { before - after }
+}
+
 /// Material from counts, for tests and tools.
 pub fn material_of(gold: &Counts, silver: &Counts) -> i32 {
     table().scores[side_index(gold) * SIDE_STATES + side_index(silver)] as i32

@@ -145,6 +145,28 @@ impl Evaluator {
     }
 }
 
+/// What the side to move can expect from the best capture open to it this
+/// turn (found by the capture detector), as a share of the material it
+/// would win: the capture is its to play, but the steps it takes are not
+/// free. 0 when nothing can be taken.
+pub fn capture_gain(pos: &Position, share_pct: i32) -> i32 {
+    use crate::search::capture::{capture_candidates, capture_threats};
+    let me = pos.side();
+    let steps = pos.steps_left();
+    let cands = capture_candidates(pos, me, steps);
+    if cands.is_empty() {
+        return 0;
+    }
+    let set = capture_threats(pos, me, steps);
+    let best = set
+        .squares()
+        .filter_map(|sq| pos.piece_at(sq))
+        .map(|p| material::gain_of_capture(pos, me, p.kind()))
+        .max()
+        .unwrap_or(0);
+    best * share_pct / 100
+}
+
 /// Strength (kind index + 1) of the strongest piece of `c` in `set`, 0 if none.
 #[inline]
 fn strongest(pos: &Position, c: Color, set: Bitboard) -> i32 {

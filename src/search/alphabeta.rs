@@ -12,6 +12,7 @@
 //! depth mid-turn ends the turn there, so the opponent's immediate goal is
 //! seen before the position is evaluated.
 
+use super::goal;
 use super::params::Params;
 use super::tt::{Bound, PASS, TranspositionTable, WIN, WIN_BOUND, entry_action};
 use crate::board::stepgen::{ActionList, generate_actions};
@@ -185,12 +186,21 @@ impl<'a> Worker<'a> {
             if pos.rabbits(opp).is_empty() {
                 return WIN - ply;
             }
+            // A goal this turn wins, whatever else the position holds.
+            // (At leaves this waits until the static score says it matters.)
+            if ctx.depth > 0
+                && self.params.goal_detection
+                && let Some(n) = goal::goal_distance(pos)
+            {
+                return WIN - (ply + n as i32);
+            }
         } else if pos.has_goal(me) || (pos.rabbits(opp).is_empty() && !pos.has_goal(opp)) {
             // Ending the turn now wins (the board has changed, and such a
             // position cannot have occurred before).
             return WIN - ply;
         }
-        let depth = ctx.depth;
+        let mut depth = ctx.depth;
+        let mut ctx = ctx;
         if depth <= 0 {
             if !at_start {
                 // Out of depth mid-turn: the turn ends here, if it may.
@@ -201,7 +211,32 @@ impl<'a> Worker<'a> {
                 }
                 return self.eval.evaluate(pos);
             }
-            return self.eval.evaluate(pos);
+            // A turn-start leaf, judged by the static score, except that
+            // a goal this turn wins, and a goal threat of the opponent makes
+            // a score above beta untrustworthy: then the side to move gets
+            // one whole turn to defend (the opponent's goal is seen at its
+            // next turn start). Below beta neither threat nor defence can
+            // lift the score, and above it a goal of our own adds nothing.
+            let e = self.eval.evaluate(pos);
+            if e < beta {
+                if self.params.goal_detection
+                    && let Some(n) = goal::goal_distance(pos)
+                {
+                    return WIN - (ply + n as i32);
+                }
+                if self.params.capture_share > 0 {
+                    return e + crate::eval::capture_gain(pos, self.params.capture_share);
+                }
+                return e;
+            }
+            if ctx.ext_left == 0 || goal::goal_threat(pos, opp).is_none() {
+                return e;
+            }
+            if let Some(n) = self.params.goal_detection.then(|| goal::goal_distance(pos)).flatten() {
+                return WIN - (ply + n as i32);
+            }
+            depth = 4;
+            ctx.ext_left -= 1;
         }
         let pv_node = beta - alpha > 1;
 

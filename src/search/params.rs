@@ -31,6 +31,9 @@ pub struct Params {
     /// Extend the search by a turn when the opponent threatens goal at a
     /// leaf (at most this many times on one path; 0 = off).
     pub goal_extensions: u32,
+    /// At turn-start leaves below beta, add this percentage of the best
+    /// capture the side to move has this turn (0 = off).
+    pub capture_share: i32,
 }
 
 impl Default for Params {
@@ -45,8 +48,9 @@ impl Default for Params {
             root_lmr: 0,
             root_lmr_after: 8,
             aspiration: 0,
-            goal_detection: false,
-            goal_extensions: 0,
+            goal_detection: true,
+            goal_extensions: 1,
+            capture_share: 75,
         }
     }
 }
@@ -66,6 +70,7 @@ impl Params {
             aspiration: 0,
             goal_detection: false,
             goal_extensions: 0,
+            capture_share: 0,
         }
     }
 
@@ -82,6 +87,7 @@ impl Params {
         "aspiration",
         "goal_detection",
         "goal_extensions",
+        "capture_share",
     ];
 
     /// Sets one parameter from text; numbers for numeric ones, `0`/`1`,
@@ -112,6 +118,7 @@ impl Params {
             "aspiration" => self.aspiration = int()?.min(10_000) as i32,
             "goal_detection" => self.goal_detection = flag()?,
             "goal_extensions" => self.goal_extensions = int()?.min(8) as u32,
+            "capture_share" => self.capture_share = int()?.min(100) as i32,
             _ => return Err(format!("unknown search parameter `{name}`")),
         }
         Ok(())
@@ -134,7 +141,7 @@ impl fmt::Display for Params {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "pvs={},killers={},history={},null_reduction={},lmr={},lmr_after={},root_lmr={},root_lmr_after={},aspiration={},goal_detection={},goal_extensions={}",
+            "pvs={},killers={},history={},null_reduction={},lmr={},lmr_after={},root_lmr={},root_lmr_after={},aspiration={},goal_detection={},goal_extensions={},capture_share={}",
             self.pvs as u8,
             self.killers,
             self.history as u8,
@@ -145,7 +152,8 @@ impl fmt::Display for Params {
             self.root_lmr_after,
             self.aspiration,
             self.goal_detection as u8,
-            self.goal_extensions
+            self.goal_extensions,
+            self.capture_share
         )
     }
 }
