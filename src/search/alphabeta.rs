@@ -49,6 +49,10 @@ pub struct Worker<'a> {
     pub shared_nodes: Option<&'a std::sync::atomic::AtomicU64>,
     flushed: u64,
     killers: Vec<[u32; MAX_KILLERS]>,
+    /// Goal-detection answers by turn-start hash: the same leaves recur
+    /// across root turns and iterations, and the detector is costly where
+    /// many rabbits are near goal.
+    goal_cache: Vec<u64>,
     /// Cut-off statistics by colour and first step (from * 64 + to).
     hist: Vec<i32>,
 }
@@ -93,6 +97,7 @@ impl<'a> Worker<'a> {
             shared_nodes: None,
             flushed: 0,
             killers: vec![[0; MAX_KILLERS]; MAX_PLY + 1],
+            goal_cache: vec![0; GOAL_CACHE_SIZE],
             hist: vec![0; 2 * 64 * 64],
         }
     }
@@ -110,6 +115,38 @@ impl<'a> Worker<'a> {
         {
             self.aborted = true;
         }
+    }
+
+    /// Fewest steps to goal for the side to move of a turn-start `pos`.
+    #[inline]
+    fn goal_in(&mut self, pos: &Position) -> Option<u8> {
+        self.cached_goal(pos.hash(), || goal::goal_distance(pos))
+    }
+
+    /// Fewest steps to goal for `color` with a fresh turn on `pos`'s board.
+    #[inline]
+    fn threat_of(&mut self, pos: &Position, color: Color) -> Option<u8> {
+        if goal::rabbits_in_reach(pos, color, 4).is_empty() {
+            return None;
+        }
+        // The same board with `color` to move: its hash is the key.
+        let key = if color == pos.side() { pos.hash() } else { pos.hash() ^ crate::board::zobrist::SIDE };
+        self.cached_goal(key, || goal::goal_threat(pos, color))
+    }
+
+    #[inline]
+    fn cached_goal(&mut self, key: u64, compute: impl FnOnce() -> Option<u8>) -> Option<u8> {
+        // Entry: the key's upper 61 bits, then the answer + 1 (0-4 steps,
+        // 7 for none), so an empty slot (0) never matches.
+        let slot = (key as usize) & (GOAL_CACHE_SIZE - 1);
+        let e = self.goal_cache[slot];
+        if e != 0 && e & !7 == key & !7 {
+            let v = (e & 7) as u8;
+            return if v == 7 { None } else { Some(v - 1) };
+        }
+        let r = compute();
+        self.goal_cache[slot] = (key & !7) | r.map_or(7, |n| n as u64 + 1);
+        r
     }
 
     /// Adds the nodes counted since the last flush to the shared total.
@@ -190,7 +227,7 @@ impl<'a> Worker<'a> {
             // (At leaves this waits until the static score says it matters.)
             if ctx.depth > 0
                 && self.params.goal_detection
-                && let Some(n) = goal::goal_distance(pos)
+                && let Some(n) = self.goal_in(pos)
             {
                 return WIN - (ply + n as i32);
             }
@@ -220,7 +257,7 @@ impl<'a> Worker<'a> {
             let e = self.eval.evaluate(pos);
             if e < beta {
                 if self.params.goal_detection
-                    && let Some(n) = goal::goal_distance(pos)
+                    && let Some(n) = self.goal_in(pos)
                 {
                     return WIN - (ply + n as i32);
                 }
@@ -229,10 +266,12 @@ impl<'a> Worker<'a> {
                 }
                 return e;
             }
-            if ctx.ext_left == 0 || goal::goal_threat(pos, opp).is_none() {
+            if ctx.ext_left == 0 || self.threat_of(pos, opp).is_none() {
                 return e;
             }
-            if let Some(n) = self.params.goal_detection.then(|| goal::goal_distance(pos)).flatten() {
+            if self.params.goal_detection
+                && let Some(n) = self.goal_in(pos)
+            {
                 return WIN - (ply + n as i32);
             }
             depth = 4;
@@ -499,6 +538,9 @@ impl<'a> Worker<'a> {
         best
     }
 }
+
+/// Entries of the goal cache (a power of two; 2 MB).
+const GOAL_CACHE_SIZE: usize = 1 << 18;
 
 const HASH_SCORE: i32 = 1 << 30;
 const KILLER_SCORE: i32 = (1 << 14) - 16;
