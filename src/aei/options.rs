@@ -187,7 +187,7 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<Parsed, OptionErr
             }
             O::Threads(n as usize)
         }
-        k if Params::NAMES.contains(&k) => {
+        k if Params::accepts(k) => {
             let v = need()?;
             Params::default().set(k, v).map_err(|e| bad(&e))?;
             O::SearchParam(k.to_string(), v.to_string())

@@ -7,12 +7,13 @@
 //! [`Weights`] struct so tuning touches one place.
 
 pub mod material;
+pub mod threats;
 
 use crate::board::bitboard::{Bitboard, adjacent};
 use crate::board::{Color, Kind, Position, Square};
 
 /// Every tunable weight of the evaluation.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     /// Per relative rank (0 = own home rank) for a rabbit.
     pub rabbit_rank: [i32; 8],
@@ -34,6 +35,25 @@ pub struct Weights {
     pub officer_center: i32,
     /// Per step left in the turn of the side to move.
     pub tempo: i32,
+    /// An officer no enemy piece can dominate: bonus per square of
+    /// centrality (it is free to roam and attack).
+    pub dominant_center: i32,
+    /// An officer that stronger enemies remain for, standing in the enemy
+    /// half: penalty per rank past the middle, per stronger enemy (up to 3).
+    pub exposed: i32,
+    /// Per empty square next to the elephant.
+    pub elephant_mobility: i32,
+    /// Rabbit advancement grows by this percentage per enemy officer gone
+    /// (fewer defenders make runners dangerous).
+    pub rabbit_scale_pct: i32,
+    /// Share (percent) of the best piece the side to move can capture with
+    /// one push or pull, counted as if won.
+    pub capture_now_pct: i32,
+    /// Share of the second most valuable of our pieces the opponent threatens
+    /// to take with one push or pull (we can usually save only one)...
+    pub threat_second_pct: i32,
+    /// ...and of the most valuable one (saving it costs steps).
+    pub threat_first_pct: i32,
 }
 
 impl Default for Weights {
@@ -49,7 +69,61 @@ impl Default for Weights {
             elephant_center: 4,
             officer_center: 2,
             tempo: 3,
+            dominant_center: 2,
+            exposed: 3,
+            elephant_mobility: 2,
+            rabbit_scale_pct: 12,
+            capture_now_pct: 60,
+            threat_second_pct: 50,
+            threat_first_pct: 10,
         }
+    }
+}
+
+impl Weights {
+    /// Names accepted by [`Weights::set`] (the scalar weights).
+    pub const NAMES: &'static [&'static str] = &[
+        "trap_two_guards",
+        "trap_strongest",
+        "trap_home_pct",
+        "trap_enemy_home_pct",
+        "elephant_center",
+        "officer_center",
+        "tempo",
+        "dominant_center",
+        "exposed",
+        "elephant_mobility",
+        "rabbit_scale_pct",
+        "capture_now_pct",
+        "threat_second_pct",
+        "threat_first_pct",
+    ];
+
+    /// Sets a scalar weight by name (whole numbers, may be negative).
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let v: i32 = value
+            .trim()
+            .parse()
+            .map_err(|_| "is not a whole number".to_string())?;
+        let slot = match name {
+            "trap_two_guards" => &mut self.trap_two_guards,
+            "trap_strongest" => &mut self.trap_strongest,
+            "trap_home_pct" => &mut self.trap_home_pct,
+            "trap_enemy_home_pct" => &mut self.trap_enemy_home_pct,
+            "elephant_center" => &mut self.elephant_center,
+            "officer_center" => &mut self.officer_center,
+            "tempo" => &mut self.tempo,
+            "dominant_center" => &mut self.dominant_center,
+            "exposed" => &mut self.exposed,
+            "elephant_mobility" => &mut self.elephant_mobility,
+            "rabbit_scale_pct" => &mut self.rabbit_scale_pct,
+            "capture_now_pct" => &mut self.capture_now_pct,
+            "threat_second_pct" => &mut self.threat_second_pct,
+            "threat_first_pct" => &mut self.threat_first_pct,
+            _ => return Err(format!("unknown evaluation weight `{name}`")),
+        };
+        *slot = v;
+        Ok(())
     }
 }
 
@@ -84,21 +158,51 @@ impl Evaluator {
         let mut s = material::material(pos, me);
         s += self.side_terms(pos, me) - self.side_terms(pos, me.opp());
         s += self.w.tempo * pos.steps_left() as i32;
-        s
+        s + self.capture_terms(pos)
+    }
+
+    /// Captures one push or pull away: the side to move will likely take
+    /// its best one; of the opponent's threats it can usually parry one.
+    fn capture_terms(&self, pos: &Position) -> i32 {
+        let me = pos.side();
+        let w = &self.w;
+        let mut s = 0;
+        if pos.steps_left() >= 2 {
+            let best = threats::two_step_captures(pos, me)
+                .filter_map(|sq| pos.piece_at(sq))
+                .map(|p| material::gain_of_capture(pos, me, p.kind()))
+                .max()
+                .unwrap_or(0);
+            s += best * w.capture_now_pct / 100;
+        }
+        // The two largest losses threatened.
+        let (mut first, mut second) = (0, 0);
+        for sq in threats::two_step_captures(pos, me.opp()) {
+            if let Some(p) = pos.piece_at(sq) {
+                let loss = material::gain_of_capture(pos, me.opp(), p.kind());
+                if loss > first {
+                    second = first;
+                    first = loss;
+                } else if loss > second {
+                    second = loss;
+                }
+            }
+        }
+        s - first * w.threat_first_pct / 100 - second * w.threat_second_pct / 100
     }
 
     fn side_terms(&self, pos: &Position, c: Color) -> i32 {
         let w = &self.w;
         let mut s = 0;
-        // Rabbits: advancement.
+        let enemy_officers = (pos.occupied_by(c.opp()) & !pos.rabbits(c.opp())).count() as i32;
+        // Rabbits: advancement, worth more as enemy officers disappear.
+        let scale = 100 + w.rabbit_scale_pct * (8 - enemy_officers).max(0);
+        let mut adv = 0;
         for sq in pos.rabbits(c) {
-            let rel = if c == Color::Gold {
-                sq.rank()
-            } else {
-                7 - sq.rank()
-            };
-            s += w.rabbit_rank[rel as usize];
+            let rel = if c == Color::Gold { sq.rank() } else { 7 - sq.rank() };
+            adv += w.rabbit_rank[rel as usize];
         }
+        s += adv * scale / 100;
         // Frozen pieces.
         let frozen = pos.frozen(c);
         for k in Kind::ALL {
@@ -107,9 +211,30 @@ impl Evaluator {
         // Elephant and officers' centrality.
         for sq in pos.kind_bb(c, Kind::Elephant) {
             s += w.elephant_center * CENTER[sq.index()];
+            s += w.elephant_mobility * (adjacent(sq) & pos.empty_squares()).count() as i32;
         }
         for sq in pos.kind_bb(c, Kind::Camel) | pos.kind_bb(c, Kind::Horse) {
             s += w.officer_center * CENTER[sq.index()];
+        }
+        // Officers by how many enemy pieces are stronger: a dominant one
+        // wants the centre; a dominated one is in danger in the enemy half.
+        let mut stronger = pos.occupied_by(c.opp());
+        for k in Kind::ALL {
+            stronger = stronger.and_not(pos.kind_bb(c.opp(), k));
+            if k == Kind::Rabbit {
+                continue;
+            }
+            let n = stronger.count() as i32;
+            for sq in pos.kind_bb(c, k) {
+                if n == 0 {
+                    s += w.dominant_center * CENTER[sq.index()];
+                } else {
+                    let rel = if c == Color::Gold { sq.rank() } else { 7 - sq.rank() } as i32;
+                    if rel >= 4 {
+                        s -= w.exposed * (rel - 3) * n.min(3);
+                    }
+                }
+            }
         }
         // Traps: control and pieces standing on them.
         let own = pos.occupied_by(c);

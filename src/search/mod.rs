@@ -89,6 +89,8 @@ const MAX_DEPTH: u32 = 120;
 impl Searcher {
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
         let hash_mb = hash_mb.max(1);
+        // Tables built once per process, here rather than on the first move.
+        crate::eval::material::warm_up();
         Searcher {
             hash_mb,
             threads: threads.max(1),
@@ -131,6 +133,7 @@ impl Searcher {
     /// Replaces the search parameters (AEI options, matches between
     /// settings, measurements).
     pub fn set_params(&mut self, p: Params) {
+        self.eval = Evaluator { w: p.weights.clone() };
         self.params = p;
     }
 

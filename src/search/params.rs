@@ -34,6 +34,8 @@ pub struct Params {
     /// At turn-start leaves below beta, add this percentage of the best
     /// capture the side to move has this turn (0 = off).
     pub capture_share: i32,
+    /// Evaluation weights, settable as `eval_<name>` (see `eval::Weights`).
+    pub weights: crate::eval::Weights,
 }
 
 impl Default for Params {
@@ -50,7 +52,8 @@ impl Default for Params {
             aspiration: 0,
             goal_detection: true,
             goal_extensions: 1,
-            capture_share: 75,
+            capture_share: 0,
+            weights: crate::eval::Weights::default(),
         }
     }
 }
@@ -71,6 +74,7 @@ impl Params {
             goal_detection: false,
             goal_extensions: 0,
             capture_share: 0,
+            weights: crate::eval::Weights::default(),
         }
     }
 
@@ -89,6 +93,14 @@ impl Params {
         "goal_extensions",
         "capture_share",
     ];
+
+    /// Whether `name` is a parameter [`Params::set`] knows.
+    pub fn accepts(name: &str) -> bool {
+        Self::NAMES.contains(&name)
+            || name
+                .strip_prefix("eval_")
+                .is_some_and(|w| crate::eval::Weights::NAMES.contains(&w))
+    }
 
     /// Sets one parameter from text; numbers for numeric ones, `0`/`1`,
     /// `true`/`false` for switches.
@@ -119,6 +131,7 @@ impl Params {
             "goal_detection" => self.goal_detection = flag()?,
             "goal_extensions" => self.goal_extensions = int()?.min(8) as u32,
             "capture_share" => self.capture_share = int()?.min(100) as i32,
+            n if n.starts_with("eval_") => self.weights.set(&n[5..], v)?,
             _ => return Err(format!("unknown search parameter `{name}`")),
         }
         Ok(())
