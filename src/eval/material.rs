@@ -130,7 +130,11 @@ pub fn gain_of_capture(pos: &Position, side: Color, kind: Kind) -> i32 {
         Color::Silver => g[kind.index()] = g[kind.index()].saturating_sub(1),
     }
     let after = material_of(&g, &s);
-    if side == Color::Gold { after - before } else { before - after }
+    if side == Color::Gold {
+        after - before
+    } else {
+        before - after
+    }
 }
 
 /// Material from counts, for tests and tools.

@@ -199,7 +199,11 @@ impl Evaluator {
         let scale = 100 + w.rabbit_scale_pct * (8 - enemy_officers).max(0);
         let mut adv = 0;
         for sq in pos.rabbits(c) {
-            let rel = if c == Color::Gold { sq.rank() } else { 7 - sq.rank() };
+            let rel = if c == Color::Gold {
+                sq.rank()
+            } else {
+                7 - sq.rank()
+            };
             adv += w.rabbit_rank[rel as usize];
         }
         s += adv * scale / 100;
@@ -229,7 +233,11 @@ impl Evaluator {
                 if n == 0 {
                     s += w.dominant_center * CENTER[sq.index()];
                 } else {
-                    let rel = if c == Color::Gold { sq.rank() } else { 7 - sq.rank() } as i32;
+                    let rel = if c == Color::Gold {
+                        sq.rank()
+                    } else {
+                        7 - sq.rank()
+                    } as i32;
                     if rel >= 4 {
                         s -= w.exposed * (rel - 3) * n.min(3);
                     }
@@ -332,5 +340,48 @@ mod tests {
         }
         assert_eq!(e.evaluate(&a), e.evaluate(&b));
         assert_ne!(e.evaluate(&a), 4 * e.w.tempo);
+    }
+}
+
+#[cfg(test)]
+mod weight_tests {
+    use super::*;
+
+    #[test]
+    fn every_named_weight_can_be_set_and_changes_the_weights() {
+        for name in Weights::NAMES {
+            let mut w = Weights::default();
+            w.set(name, "12345").unwrap();
+            assert_ne!(w, Weights::default(), "{name}");
+        }
+        let mut w = Weights::default();
+        assert!(w.set("tempo", "x").is_err());
+        assert!(w.set("nope", "1").is_err());
+        assert!(crate::search::Params::accepts("eval_tempo"));
+        assert!(!crate::search::Params::accepts("eval_nope"));
+    }
+
+    #[test]
+    fn a_capture_one_push_away_counts_for_the_side_to_move() {
+        use crate::board::notation::parse_side_and_board;
+        // A silver cat on c4 next to the empty, unguarded trap c3, a gold
+        // dog on c5 above it: gold can push it in.
+        let rows = [
+            "        ", "        ", "        ", "  D     ", "  c     ", "        ", "R       ",
+            "E      r",
+        ];
+        let text = format!("g [{}]", rows.concat());
+        let pos = parse_side_and_board(&text).unwrap();
+        let e = Evaluator::default();
+        let mut off = Evaluator::default();
+        off.w.capture_now_pct = 0;
+        off.w.threat_first_pct = 0;
+        off.w.threat_second_pct = 0;
+        let gain = e.evaluate(&pos) - off.evaluate(&pos);
+        assert!(gain > 50, "gain {gain}");
+        // With silver to move the threat is against silver, not a gain.
+        let text = format!("s [{}]", rows.concat());
+        let pos = parse_side_and_board(&text).unwrap();
+        assert!(e.evaluate(&pos) < off.evaluate(&pos));
     }
 }

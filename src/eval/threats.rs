@@ -74,7 +74,9 @@ pub fn two_step_captures(pos: &Position, a: Color) -> Bitboard {
                 // onto it, where no other enemy guards it.
                 if free.contains(tsq) && (around & pos.empty_squares()).any() {
                     for v in guards {
-                        if (guards & !Bitboard::from_square(v)).is_empty() && kind_at(pos, v) < p.kind() {
+                        if (guards & !Bitboard::from_square(v)).is_empty()
+                            && kind_at(pos, v) < p.kind()
+                        {
                             out |= Bitboard::from_square(v);
                         }
                     }
@@ -84,7 +86,9 @@ pub fn two_step_captures(pos: &Position, a: Color) -> Bitboard {
                 // An enemy next to the empty trap pushed onto it, with no
                 // other enemy next to the trap.
                 for v in guards {
-                    if (guards & !Bitboard::from_square(v)).is_empty() && has_displacer(pos, a, free, v) {
+                    if (guards & !Bitboard::from_square(v)).is_empty()
+                        && has_displacer(pos, a, free, v)
+                    {
                         out |= Bitboard::from_square(v);
                     }
                 }
@@ -116,7 +120,12 @@ mod tests {
                 for a in Color::BOTH {
                     let exact = capture_threats(&pos, a, 2).squares();
                     let cheap = two_step_captures(&pos, a);
-                    assert_eq!(cheap, exact, "{a:?} on {}", crate::board::notation::board_string(&pos));
+                    assert_eq!(
+                        cheap,
+                        exact,
+                        "{a:?} on {}",
+                        crate::board::notation::board_string(&pos)
+                    );
                     checked += 1;
                     found += exact.count();
                 }
@@ -126,6 +135,9 @@ mod tests {
                     .unwrap();
             }
         }
-        assert!(checked > 1000 && found > 20, "checked {checked}, found {found}");
+        assert!(
+            checked > 1000 && found > 20,
+            "checked {checked}, found {found}"
+        );
     }
 }

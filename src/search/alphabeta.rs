@@ -18,7 +18,7 @@ use super::tt::{Bound, PASS, TranspositionTable, WIN, WIN_BOUND, entry_action};
 use crate::board::stepgen::{ActionList, generate_actions};
 use crate::board::turngen::History;
 use crate::board::{Action, ActionKind, Color, Position};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, material};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -120,7 +120,7 @@ impl<'a> Worker<'a> {
     /// Fewest steps to goal for the side to move of a turn-start `pos`.
     #[inline]
     fn goal_in(&mut self, pos: &Position) -> Option<u8> {
-        self.cached_goal(pos.hash(), || goal::goal_distance(pos))
+        self.cached_goal(pos.search_key(), || goal::goal_distance(pos))
     }
 
     /// Fewest steps to goal for `color` with a fresh turn on `pos`'s board.
@@ -130,7 +130,11 @@ impl<'a> Worker<'a> {
             return None;
         }
         // The same board with `color` to move: its hash is the key.
-        let key = if color == pos.side() { pos.hash() } else { pos.hash() ^ crate::board::zobrist::SIDE };
+        let key = if color == pos.side() {
+            pos.hash()
+        } else {
+            pos.hash() ^ crate::board::zobrist::SIDE
+        };
         self.cached_goal(key, || goal::goal_threat(pos, color))
     }
 
@@ -235,6 +239,12 @@ impl<'a> Worker<'a> {
             // Ending the turn now wins (the board has changed, and such a
             // position cannot have occurred before).
             return WIN - ply;
+        } else if ctx.depth > 0
+            && self.params.goal_detection
+            && let Some(n) = self.goal_in(pos)
+        {
+            // A goal with the steps left of this turn.
+            return WIN - (ply + n as i32);
         }
         let mut depth = ctx.depth;
         let mut ctx = ctx;
@@ -335,6 +345,21 @@ impl<'a> Worker<'a> {
         let mut scores = [0i32; crate::board::stepgen::MAX_ACTIONS];
         let hash_move = entry_action(hash_action);
         self.score_actions(list.as_slice(), &mut scores[..n], hash_move, me, ply);
+        // Near the root, first actions of captures found by the detector go
+        // right after the hash move (the detector costs a few microseconds,
+        // small beside the subtree of such a node).
+        if self.params.capture_order && depth >= 3 && pos.steps_left() >= 2 {
+            let caps = super::capture::capture_threats(pos, me, pos.steps_left());
+            for sq in caps.squares() {
+                if let Some(first) = caps.first_action(sq)
+                    && let Some(i) = list.as_slice().iter().position(|&a| a == first)
+                    && scores[i] < HASH_SCORE
+                {
+                    scores[i] =
+                        CAPTURE_SCORE + material::gain_of_capture(pos, me, kind_on(pos, sq));
+                }
+            }
+        }
         let pass_first = hash_action == PASS;
         let mut tried: [u32; 64] = [0; 64];
         let mut ntried = 0usize;
@@ -543,10 +568,17 @@ impl<'a> Worker<'a> {
 const GOAL_CACHE_SIZE: usize = 1 << 18;
 
 const HASH_SCORE: i32 = 1 << 30;
+const CAPTURE_SCORE: i32 = 1 << 29;
 const KILLER_SCORE: i32 = (1 << 14) - 16;
 const PUSH_SCORE: i32 = 1 << 14;
 /// History values stay within +-HIST_MAX (gravity in `reward`).
 const HIST_MAX: i32 = 1 << 13;
+
+#[inline]
+fn kind_on(pos: &Position, sq: crate::board::Square) -> crate::board::Kind {
+    pos.piece_at(sq)
+        .map_or(crate::board::Kind::Rabbit, |p| p.kind())
+}
 
 #[inline]
 fn hist_index(a: Action, me: Color) -> usize {

@@ -133,7 +133,9 @@ impl Searcher {
     /// Replaces the search parameters (AEI options, matches between
     /// settings, measurements).
     pub fn set_params(&mut self, p: Params) {
-        self.eval = Evaluator { w: p.weights.clone() };
+        self.eval = Evaluator {
+            w: p.weights.clone(),
+        };
         self.params = p;
     }
 

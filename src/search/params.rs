@@ -34,6 +34,9 @@ pub struct Params {
     /// At turn-start leaves below beta, add this percentage of the best
     /// capture the side to move has this turn (0 = off).
     pub capture_share: i32,
+    /// Order first actions of captures (from the capture detector) right
+    /// after the hash move at nodes with 3+ steps of depth left.
+    pub capture_order: bool,
     /// Evaluation weights, settable as `eval_<name>` (see `eval::Weights`).
     pub weights: crate::eval::Weights,
 }
@@ -49,10 +52,11 @@ impl Default for Params {
             lmr_after: 4,
             root_lmr: 0,
             root_lmr_after: 8,
-            aspiration: 0,
+            aspiration: 40,
             goal_detection: true,
             goal_extensions: 1,
             capture_share: 0,
+            capture_order: true,
             weights: crate::eval::Weights::default(),
         }
     }
@@ -74,6 +78,7 @@ impl Params {
             goal_detection: false,
             goal_extensions: 0,
             capture_share: 0,
+            capture_order: false,
             weights: crate::eval::Weights::default(),
         }
     }
@@ -92,6 +97,7 @@ impl Params {
         "goal_detection",
         "goal_extensions",
         "capture_share",
+        "capture_order",
     ];
 
     /// Whether `name` is a parameter [`Params::set`] knows.
@@ -131,6 +137,7 @@ impl Params {
             "goal_detection" => self.goal_detection = flag()?,
             "goal_extensions" => self.goal_extensions = int()?.min(8) as u32,
             "capture_share" => self.capture_share = int()?.min(100) as i32,
+            "capture_order" => self.capture_order = flag()?,
             n if n.starts_with("eval_") => self.weights.set(&n[5..], v)?,
             _ => return Err(format!("unknown search parameter `{name}`")),
         }
@@ -154,7 +161,7 @@ impl fmt::Display for Params {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "pvs={},killers={},history={},null_reduction={},lmr={},lmr_after={},root_lmr={},root_lmr_after={},aspiration={},goal_detection={},goal_extensions={},capture_share={}",
+            "pvs={},killers={},history={},null_reduction={},lmr={},lmr_after={},root_lmr={},root_lmr_after={},aspiration={},goal_detection={},goal_extensions={},capture_share={},capture_order={}",
             self.pvs as u8,
             self.killers,
             self.history as u8,
@@ -166,7 +173,8 @@ impl fmt::Display for Params {
             self.aspiration,
             self.goal_detection as u8,
             self.goal_extensions,
-            self.capture_share
+            self.capture_share,
+            self.capture_order as u8
         )
     }
 }
