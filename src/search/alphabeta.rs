@@ -182,28 +182,31 @@ impl<'a> Worker<'a> {
     /// Ends the turn of `pos` and searches the opponent's turn; `None` when
     /// ending the turn here is illegal (repetition).
     #[inline]
-    fn search_pass(&mut self, pos: &Position, ctx: NodeCtx, alpha: i32, beta: i32) -> Option<i32> {
-        let mut child = pos.clone();
-        child.pass_turn();
-        if !self.pass_allowed(child.hash()) {
-            return None;
-        }
-        let steps = pos.steps_left() as i32;
-        self.path.push(child.hash());
-        let c = NodeCtx {
-            turn_start: child.hash(),
-            depth: ctx.depth - steps,
-            ply: ctx.ply + steps,
-            null_ok: true,
-            ext_left: ctx.ext_left,
+    fn search_pass(&mut self, pos: &mut Position, ctx: NodeCtx, alpha: i32, beta: i32) -> Option<i32> {
+        let (side, steps) = (pos.side(), pos.steps_left());
+        pos.pass_turn();
+        let h = pos.hash();
+        let s = if self.pass_allowed(h) {
+            self.path.push(h);
+            let c = NodeCtx {
+                turn_start: h,
+                depth: ctx.depth - steps as i32,
+                ply: ctx.ply + steps as i32,
+                null_ok: true,
+                ext_left: ctx.ext_left,
+            };
+            let s = -self.search(pos, c, -beta, -alpha);
+            self.path.pop();
+            Some(s)
+        } else {
+            None
         };
-        let s = -self.search(&child, c, -beta, -alpha);
-        self.path.pop();
-        Some(s)
+        unpass(pos, side, steps);
+        s
     }
 
     /// Searches `pos` with the window (`alpha`, `beta`).
-    pub fn search(&mut self, pos: &Position, ctx: NodeCtx, mut alpha: i32, beta: i32) -> i32 {
+    pub fn search(&mut self, pos: &mut Position, ctx: NodeCtx, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         self.poll();
         if self.aborted {
@@ -310,16 +313,16 @@ impl<'a> Worker<'a> {
         let r = self.params.null_reduction;
         if r > 0 && at_start && ctx.null_ok && !pv_node && depth >= 4 + r && beta.abs() < WIN_BOUND
         {
-            let mut child = pos.clone();
-            child.pass_turn();
+            pos.pass_turn();
             let c = NodeCtx {
-                turn_start: child.hash(),
+                turn_start: pos.hash(),
                 depth: depth - 4 - r,
                 ply: ply + 4,
                 null_ok: false,
                 ext_left: ctx.ext_left,
             };
-            let s = -self.search(&child, c, -beta, -beta + 1);
+            let s = -self.search(pos, c, -beta, -beta + 1);
+            unpass(pos, me, 4);
             if self.aborted {
                 return 0;
             }
@@ -403,8 +406,7 @@ impl<'a> Worker<'a> {
                 }
             } else {
                 let a = Action::from_raw(action);
-                let mut child = pos.clone();
-                child.apply_action(a);
+                let undo = pos.make_action(a);
                 let cost = a.cost() as i32;
                 let c = NodeCtx {
                     depth: depth - cost,
@@ -414,8 +416,8 @@ impl<'a> Worker<'a> {
                 let quiet = a.kind() == ActionKind::Single
                     && Some(a) != hash_move
                     && scores[i - 1] < KILLER_SCORE;
-                if searched == 0 || !self.params.pvs {
-                    self.search(&child, c, alpha, beta)
+                let s = if searched == 0 || !self.params.pvs {
+                    self.search(pos, c, alpha, beta)
                 } else {
                     // Late quiet actions first at reduced depth.
                     let red = if self.params.lmr > 0
@@ -428,7 +430,7 @@ impl<'a> Worker<'a> {
                         0
                     };
                     let mut s = self.search(
-                        &child,
+                        pos,
                         NodeCtx {
                             depth: c.depth - red,
                             ..c
@@ -437,13 +439,15 @@ impl<'a> Worker<'a> {
                         alpha + 1,
                     );
                     if red > 0 && s > alpha && !self.aborted {
-                        s = self.search(&child, c, alpha, alpha + 1);
+                        s = self.search(pos, c, alpha, alpha + 1);
                     }
                     if s > alpha && s < beta && !self.aborted {
-                        s = self.search(&child, c, alpha, beta);
+                        s = self.search(pos, c, alpha, beta);
                     }
                     s
-                }
+                };
+                pos.unmake_action(undo);
+                s
             };
             if self.aborted {
                 return 0;
@@ -573,6 +577,14 @@ const KILLER_SCORE: i32 = (1 << 14) - 16;
 const PUSH_SCORE: i32 = 1 << 14;
 /// History values stay within +-HIST_MAX (gravity in `reward`).
 const HIST_MAX: i32 = 1 << 13;
+
+/// Takes back `pass_turn` on a position that was `side` to move with
+/// `steps` left.
+#[inline]
+fn unpass(pos: &mut Position, side: Color, steps: u8) {
+    pos.set_side(side);
+    pos.set_steps_left(steps);
+}
 
 #[inline]
 fn kind_on(pos: &Position, sq: crate::board::Square) -> crate::board::Kind {

@@ -292,7 +292,8 @@ fn iterate(
             iter_best = None;
             let mut alpha = lo;
             for i in 0..moves.len() {
-                let child = &moves[i].after;
+                let mut child = moves[i].after.clone();
+                let child = &mut child;
                 w.path.clear();
                 w.path.push(child.hash());
                 let ctx = NodeCtx {
