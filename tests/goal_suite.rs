@@ -1,7 +1,8 @@
 //! Goal detection against fixed answers: the 485-position suite (values from
-//! pyrimaa) and the generated fixture (values from pyrimaa, made by
-//! `scripts/make_goal_fixture.py`), each checked with the static routine,
-//! the brute force, and the first action of every goal.
+//! pyrimaa), the generated fixture (values from pyrimaa, made by
+//! `scripts/make_goal_fixture.py`) and a sample of the search's leaves
+//! (values from the brute force), each checked with the static routine, the
+//! brute force, and the first action of every goal.
 
 use aamir::board::Position;
 use aamir::search::goal::{goal_action, goal_distance, goal_distance_brute, goal_plan};
@@ -126,6 +127,20 @@ fn goal_fixture_all_agree() {
         );
     }
     check_rows(&rows, 2000);
+}
+
+#[test]
+fn search_leaves_sample_agrees() {
+    // Where the search asks: mostly misses, which the lower bound must
+    // settle without ever being too high, and a few goals of each length.
+    let rows = load("goal-leaves.tsv");
+    for want in [Some(1), Some(2), Some(3), Some(4)] {
+        assert!(
+            rows.iter().filter(|r| r.expected == want).count() >= 10,
+            "too few rows with {want:?}"
+        );
+    }
+    check_rows(&rows, 5000);
 }
 
 #[test]
