@@ -120,6 +120,10 @@ impl<'a> Worker<'a> {
     /// Fewest steps to goal for the side to move of a turn-start `pos`.
     #[inline]
     fn goal_in(&mut self, pos: &Position) -> Option<u8> {
+        // Most positions have no rabbit in reach: settled without the cache.
+        if goal::rabbits_in_reach(pos, pos.side(), pos.steps_left()).is_empty() {
+            return None;
+        }
         self.cached_goal(pos.search_key(), || goal::goal_distance(pos))
     }
 
@@ -182,7 +186,13 @@ impl<'a> Worker<'a> {
     /// Ends the turn of `pos` and searches the opponent's turn; `None` when
     /// ending the turn here is illegal (repetition).
     #[inline]
-    fn search_pass(&mut self, pos: &mut Position, ctx: NodeCtx, alpha: i32, beta: i32) -> Option<i32> {
+    fn search_pass(
+        &mut self,
+        pos: &mut Position,
+        ctx: NodeCtx,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
         let (side, steps) = (pos.side(), pos.steps_left());
         pos.pass_turn();
         let h = pos.hash();
@@ -351,7 +361,10 @@ impl<'a> Worker<'a> {
         // Near the root, first actions of captures found by the detector go
         // right after the hash move (the detector costs a few microseconds,
         // small beside the subtree of such a node).
-        if self.params.capture_order && depth >= 3 && pos.steps_left() >= 2 {
+        if self.params.capture_order > 0
+            && depth >= self.params.capture_order
+            && pos.steps_left() >= 2
+        {
             let caps = super::capture::capture_threats(pos, me, pos.steps_left());
             for sq in caps.squares() {
                 if let Some(first) = caps.first_action(sq)

@@ -35,8 +35,9 @@ pub struct Params {
     /// capture the side to move has this turn (0 = off).
     pub capture_share: i32,
     /// Order first actions of captures (from the capture detector) right
-    /// after the hash move at nodes with 3+ steps of depth left.
-    pub capture_order: bool,
+    /// after the hash move at nodes with at least this many steps of depth
+    /// left (0 = off).
+    pub capture_order: i32,
     /// Evaluation weights, settable as `eval_<name>` (see `eval::Weights`).
     pub weights: crate::eval::Weights,
 }
@@ -56,7 +57,7 @@ impl Default for Params {
             goal_detection: true,
             goal_extensions: 1,
             capture_share: 0,
-            capture_order: true,
+            capture_order: 4,
             weights: crate::eval::Weights::default(),
         }
     }
@@ -78,7 +79,7 @@ impl Params {
             goal_detection: false,
             goal_extensions: 0,
             capture_share: 0,
-            capture_order: false,
+            capture_order: 0,
             weights: crate::eval::Weights::default(),
         }
     }
@@ -137,7 +138,7 @@ impl Params {
             "goal_detection" => self.goal_detection = flag()?,
             "goal_extensions" => self.goal_extensions = int()?.min(8) as u32,
             "capture_share" => self.capture_share = int()?.min(100) as i32,
-            "capture_order" => self.capture_order = flag()?,
+            "capture_order" => self.capture_order = int()?.min(100) as i32,
             n if n.starts_with("eval_") => self.weights.set(&n[5..], v)?,
             _ => return Err(format!("unknown search parameter `{name}`")),
         }
@@ -174,7 +175,7 @@ impl fmt::Display for Params {
             self.goal_detection as u8,
             self.goal_extensions,
             self.capture_share,
-            self.capture_order as u8
+            self.capture_order
         )
     }
 }
