@@ -306,15 +306,8 @@ impl<'a> Worker<'a> {
         let mut hash_action = 0;
         if let Some(e) = self.tt.probe(key, ply) {
             hash_action = e.action;
-            if e.depth >= depth && !pv_node {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                };
-                if cut {
-                    return e.score;
-                }
+            if !pv_node && e.cuts(depth, alpha, beta) {
+                return e.score;
             }
         }
 
@@ -568,14 +561,8 @@ impl<'a> Worker<'a> {
         action: u32,
     ) -> i32 {
         if best.abs() < INF {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.tt.store(key, ply, action, best, depth, bound);
+            self.tt
+                .store(key, ply, action, best, depth, Bound::of(best, alpha0, beta));
         }
         best
     }

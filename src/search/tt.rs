@@ -28,6 +28,21 @@ pub enum Bound {
     Exact,
 }
 
+impl Bound {
+    /// The bound a fail-soft result `best` gives for the window
+    /// (`alpha`, `beta`).
+    #[inline]
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A probed entry, scores already in the caller's frame.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -36,6 +51,20 @@ pub struct Entry {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
+}
+
+impl Entry {
+    /// Whether this entry settles a search of `depth` with the window
+    /// (`alpha`, `beta`) by itself.
+    #[inline]
+    pub fn cuts(&self, depth: i32, alpha: i32, beta: i32) -> bool {
+        self.depth >= depth
+            && match self.bound {
+                Bound::Exact => true,
+                Bound::Lower => self.score >= beta,
+                Bound::Upper => self.score <= alpha,
+            }
+    }
 }
 
 /// The raw action value the search uses for "end the turn here".

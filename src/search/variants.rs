@@ -116,15 +116,8 @@ impl<'a> VariantSearch<'a> {
             && let Some(e) = tt.probe(key, ply)
         {
             hash_action = e.action;
-            if e.depth >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                };
-                if cut {
-                    return e.score;
-                }
+            if e.cuts(depth, alpha, beta) {
+                return e.score;
             }
         }
         let alpha0 = alpha;
@@ -205,14 +198,14 @@ impl<'a> VariantSearch<'a> {
         if self.variant == Variant::FailSoftTt
             && let Some(tt) = self.tt
         {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            tt.store(key, ply, best_action, best, depth, bound);
+            tt.store(
+                key,
+                ply,
+                best_action,
+                best,
+                depth,
+                Bound::of(best, alpha0, beta),
+            );
         }
         if self.variant == Variant::AlphaBeta {
             // Fail-hard: never report beyond the window.

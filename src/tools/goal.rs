@@ -87,29 +87,10 @@ pub fn parse_board_any_counts(side: &str, board: &str) -> Result<Position> {
         _ => None,
     }
     .with_context(|| format!("side `{side}` is not g, s, w or b"))?;
-    let inner = board
-        .trim()
-        .strip_prefix('[')
-        .and_then(|t| t.strip_suffix(']'))
-        .with_context(|| format!("board `{board}` is not `[` + 64 squares + `]`"))?;
-    let chars: Vec<char> = inner.chars().collect();
-    if chars.len() != 64 {
-        bail!(
-            "board has {} squares between the brackets, expected 64",
-            chars.len()
-        );
-    }
-    let mut pos = Position::empty(color);
-    for (i, &c) in chars.iter().enumerate() {
-        let sq = Square::from_coords((i % 8) as u8, 7 - (i / 8) as u8);
-        if matches!(c, ' ' | '.' | 'x' | 'X') {
-            continue;
-        }
-        let piece =
-            Piece::from_char(c).with_context(|| format!("`{c}` on {sq} is not a piece letter"))?;
-        pos.put(piece, sq);
-    }
-    Ok(pos)
+    Ok(crate::board::notation::parse_board_cells(
+        color,
+        board.trim(),
+    )?)
 }
 
 fn show(v: Option<u8>) -> String {
