@@ -275,6 +275,13 @@ fn iterate(
     let mut extend = 1.0f64;
     let mut prev_best: Option<Vec<Step>> = None;
     let mut prev_score = 0i32;
+    // With room between the soft and the hard limit (a reserve to save),
+    // the soft limit also governs the iteration in progress: an iteration
+    // takes several times as long as the last one, so one started late or
+    // left to run would spend the reserve on every turn rather than on the
+    // turns that need it.
+    let soft_governs = matches!((limits.soft, limits.hard), (Some(s), Some(h)) if h > s);
+    let mut soft_stop = false;
     loop {
         // Aspiration: a window around the last score, widened to the full
         // range when the result falls outside it.
@@ -335,6 +342,23 @@ fn iterate(
                         break;
                     }
                 }
+                // Past the soft limit with the previous best confirmed:
+                // stop. Still unsettled (a new best, or the first turn
+                // failed low): allow the extension a changed best earns.
+                if soft_governs && done_depth > 0 {
+                    let factor = if iter_best == Some(0) {
+                        extend
+                    } else {
+                        extend + 0.6
+                    };
+                    if limits
+                        .soft
+                        .is_some_and(|s| start.elapsed() >= s.mul_f64(factor))
+                    {
+                        soft_stop = true;
+                        break;
+                    }
+                }
                 if last_progress.elapsed() >= Duration::from_secs(1) {
                     last_progress = Instant::now();
                     let (bi, bs) = match iter_best {
@@ -352,7 +376,7 @@ fn iterate(
                     });
                 }
             }
-            if w.aborted {
+            if w.aborted || soft_stop {
                 break;
             }
             // Outside the aspiration window: search again, full width.
@@ -367,13 +391,14 @@ fn iterate(
         }
         // A move proven better than the previous best during an aborted
         // iteration is kept: the previous best was searched first.
+        let cut = w.aborted || soft_stop;
         if let Some(b) = iter_best
-            && (!w.aborted || b != 0)
+            && (!cut || b != 0)
         {
             best_idx = b;
             best_score = moves[b].score;
         }
-        if w.aborted {
+        if cut {
             break;
         }
         done_depth = depth;
@@ -404,9 +429,12 @@ fn iterate(
         if depth >= max_depth
             || decided
             || moves.len() == 1 && depth >= 8
-            || limits
-                .soft
-                .is_some_and(|s| start.elapsed() >= s.mul_f64(extend))
+            || limits.soft.is_some_and(|s| {
+                // The next iteration's first turn alone usually outlasts
+                // what is left of the soft budget past this point.
+                let share = if soft_governs { 0.6 } else { 1.0 };
+                start.elapsed() >= s.mul_f64(extend * share)
+            })
         {
             break;
         }
