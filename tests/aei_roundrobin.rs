@@ -1,7 +1,8 @@
 //! AEI's own tournament controller, `roundrobin`, plays aamir against its
-//! random `simple_engine` at a fast time control: the games must finish
-//! with no illegal move and no timeout by aamir. This is the real
-//! controller's timing and move checking, not ours.
+//! random `simple_engine` (aamir must win every game) and against itself
+//! (the game must end by a rule) at fast time controls, with no illegal
+//! move and no timeout. This is the real controller's timing and move
+//! checking, not ours.
 //!
 //! Needs the Python `aei` package in the venv named by `AAMIR_VENV`
 //! (default `.venv` in the checkout).
@@ -25,22 +26,29 @@ fn venv() -> PathBuf {
     dir
 }
 
-#[test]
-fn roundrobin_against_simple_engine() {
+/// What one `roundrobin` run printed and the record it wrote.
+struct Run {
+    stdout: String,
+    stderr: String,
+    record: String,
+}
+
+/// Runs AEI's `roundrobin` on `bots` (name, command line) for `rounds`
+/// games at time control `tc`, killing it past `limit`.
+fn roundrobin(tag: &str, bots: &[(&str, String)], tc: &str, rounds: usize, limit: Duration) -> Run {
     let venv = venv();
-    let work = std::env::temp_dir().join(format!("aamir-roundrobin-{}", std::process::id()));
+    let work = std::env::temp_dir().join(format!("aamir-roundrobin-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&work).unwrap();
     let pgn = work.join("games.pgn");
-    let rounds = 2;
-    // 1 s a move, 5 s reserve; at most 20 turns so that two games stay
-    // around a minute even if the search spends its whole budget.
-    let config = format!(
-        "[global]\nrounds = {rounds}\ntimecontrol = 1s/5s/100/0/20t\nbots = aamir Random\npgn_filename = {}\n\n\
-         [aamir]\ncmdline = '{}'\n\n[Random]\ncmdline = '{}'\n",
-        pgn.display(),
-        env!("CARGO_BIN_EXE_aamir"),
-        venv.join("bin").join("simple_engine").display()
+    let names: Vec<&str> = bots.iter().map(|b| b.0).collect();
+    let mut config = format!(
+        "[global]\nrounds = {rounds}\ntimecontrol = {tc}\nbots = {}\npgn_filename = {}\n",
+        names.join(" "),
+        pgn.display()
     );
+    for (name, cmd) in bots {
+        config.push_str(&format!("\n[{name}]\ncmdline = '{cmd}'\n"));
+    }
     let cfg = work.join("roundrobin.cfg");
     std::fs::write(&cfg, config).unwrap();
     let start = Instant::now();
@@ -53,41 +61,113 @@ fn roundrobin_against_simple_engine() {
         .spawn()
         .expect("roundrobin starts");
     // Killed if it hangs, rather than hanging the test run.
-    let deadline = start + Duration::from_secs(150);
     while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
+        if start.elapsed() > limit {
             let _ = child.kill();
-            panic!("roundrobin did not finish within 150 s");
+            panic!("roundrobin ({tag}) did not finish within {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(100));
     }
     let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    eprintln!("roundrobin took {:?}\n{stdout}", start.elapsed());
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let run = Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        record: std::fs::read_to_string(&pgn).unwrap_or_default(),
+    };
+    eprintln!(
+        "roundrobin ({tag}) took {:?}\n{}",
+        start.elapsed(),
+        run.stdout
+    );
+    assert!(out.status.success(), "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.record.matches("[ResultCode").count(),
+        rounds,
+        "{}",
+        run.record
+    );
+    let _ = std::fs::remove_dir_all(&work);
+    run
+}
 
-    let results: Vec<&str> = stdout.lines().filter(|l| l.contains(" beat ")).collect();
-    assert_eq!(results.len(), rounds, "{stdout}\n{stderr}");
-    for r in &results {
-        // "<winner> beat <loser> because of <reason> playing side <g|s>"
-        let lost = r.contains("beat aamir because of");
-        let reason = r
-            .split("because of ")
-            .nth(1)
-            .unwrap_or("")
-            .split(' ')
-            .next();
+/// The result lines: "<winner> beat <loser> because of <reason> playing side <g|s>".
+fn results(run: &Run) -> Vec<(String, String, String)> {
+    run.stdout
+        .lines()
+        .filter_map(|l| {
+            let (winner, rest) = l.split_once(" beat ")?;
+            let (loser, rest) = rest.split_once(" because of ")?;
+            let reason = rest.split(' ').next()?;
+            Some((winner.to_string(), loser.to_string(), reason.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn roundrobin_against_simple_engine() {
+    let aamir = env!("CARGO_BIN_EXE_aamir").to_string();
+    let random = venv()
+        .join("bin")
+        .join("simple_engine")
+        .display()
+        .to_string();
+    let rounds = 2;
+    // 1 s a move, 5 s reserve; at most 20 turns so that two games stay
+    // around a minute even if the search spends its whole budget.
+    let run = roundrobin(
+        "random",
+        &[("aamir", aamir), ("Random", random)],
+        "1s/5s/100/0/20t",
+        rounds,
+        Duration::from_secs(150),
+    );
+    let res = results(&run);
+    assert_eq!(res.len(), rounds, "{}\n{}", run.stdout, run.stderr);
+    for (winner, loser, reason) in &res {
+        // Any loss to the random mover fails, whatever the reason; a win
+        // must come from the rules (goal, elimination, immobilisation), a
+        // piece-count decision at the turn limit or the opponent's fault.
         assert!(
-            !(lost && matches!(reason, Some("t") | Some("i"))),
-            "aamir lost on time or by an illegal move: {r}\n{stdout}\n{stderr}"
+            winner == "aamir" && loser == "Random",
+            "aamir lost to the random engine ({reason}):\n{}\n{}",
+            run.stdout,
+            run.stderr
         );
     }
     assert!(
-        stdout.contains("aamir has") && stdout.contains("and 0 timeouts"),
-        "{stdout}"
+        run.stdout.contains("aamir has 2 wins and 0 timeouts"),
+        "{}",
+        run.stdout
     );
-    let record = std::fs::read_to_string(&pgn).unwrap();
-    assert_eq!(record.matches("[ResultCode").count(), rounds, "{record}");
-    let _ = std::fs::remove_dir_all(&work);
+}
+
+#[test]
+fn roundrobin_against_itself() {
+    let aamir = env!("CARGO_BIN_EXE_aamir").to_string();
+    // A fast clock with a small reserve and no turn limit (pyrimaa's
+    // turn-limit decision fails on equal material): the game is played
+    // out to a rule ending, both sides under the controller's timing.
+    let run = roundrobin(
+        "self",
+        &[("aamirA", aamir.clone()), ("aamirB", aamir)],
+        "0.2s/2s/100/2s",
+        1,
+        Duration::from_secs(300),
+    );
+    let res = results(&run);
+    assert_eq!(res.len(), 1, "{}\n{}", run.stdout, run.stderr);
+    let (_, _, reason) = &res[0];
+    assert!(
+        matches!(reason.as_str(), "g" | "e" | "m"),
+        "the self-play game must end by a rule (goal, elimination, \
+         immobilisation), not `{reason}` (t: time, i: illegal move, r: resign):\n{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert_eq!(
+        run.stdout.matches(" and 0 timeouts").count(),
+        2,
+        "{}",
+        run.stdout
+    );
 }

@@ -185,6 +185,30 @@ impl Searcher {
             })
             .collect();
         moves.sort_by_key(|m| -m.score);
+        // A turn that wins by the rules (a goal, or the last enemy rabbit
+        // taken without giving the opponent a goal) is played at once:
+        // no search can improve on it and none should delay it.
+        let me = root.side();
+        for m in &moves {
+            let candidate = m.after.has_goal(me) || m.after.rabbits(me.opp()).is_empty();
+            if !candidate {
+                continue;
+            }
+            let Ok(best) = format_steps(&root, &m.steps) else {
+                continue;
+            };
+            let mut after = game.clone();
+            if after.play(&best).is_ok() && after.outcome().is_some_and(|o| o.winner == me) {
+                return Some(SearchResult {
+                    pv: best.clone(),
+                    best,
+                    steps: m.steps.clone(),
+                    score: WIN - 4,
+                    depth: 0,
+                    nodes: 0,
+                });
+            }
+        }
         self.table();
         let tt = self.tt.as_ref().expect("table allocated above");
         tt.new_search();
@@ -237,6 +261,13 @@ impl Searcher {
         });
         let nodes = total_nodes.load(Ordering::Relaxed);
         let chosen = &moves[best_idx];
+        // Stopped before any score was proven: the static ordering chose,
+        // so its score is the one to show.
+        let best_score = if best_score == -INF {
+            chosen.score
+        } else {
+            best_score
+        };
         let best = format_steps(&root, &chosen.steps).ok()?;
         Some(SearchResult {
             best,
@@ -518,6 +549,36 @@ mod tests {
         g.play(&r.best).unwrap();
         let o = g.outcome().expect("the move ends the game");
         assert_eq!(o.winner, crate::board::Color::Gold);
+    }
+
+    #[test]
+    fn plays_a_winning_turn_without_searching() {
+        // A goal (b6 to b8) and, on another board, the last silver rabbit
+        // pushed into the c3 trap: both are played before any search.
+        let goal = board(
+            'g',
+            [
+                " r  r  r", "  d  d  ", " R  e   ", "        ", "   E    ", "        ", "        ",
+                "        ",
+            ],
+        );
+        let last_rabbit = board(
+            'g',
+            [
+                "       e", "        ", "        ", "        ", "        ", "   rE   ", "        ",
+                "R       ",
+            ],
+        );
+        for pos in [goal, last_rabbit] {
+            let game = Game::from_position(pos, 10);
+            let r = run(&game, depth(12));
+            assert_eq!(r.nodes, 0, "searched before playing the win {}", r.best);
+            assert!(r.score >= WIN_BOUND, "score {}", r.score);
+            let mut g = game.clone();
+            g.play(&r.best).unwrap();
+            let o = g.outcome().expect("the move ends the game");
+            assert_eq!(o.winner, crate::board::Color::Gold, "{}", r.best);
+        }
     }
 
     #[test]
