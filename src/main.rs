@@ -32,16 +32,16 @@ enum Command {
         /// `g [board]` / `s [board]`, or a file with that or a long diagram.
         position: String,
         /// Seconds to think (default 5 when no depth is given).
-        #[arg(long)]
+        #[arg(long, value_parser = parse_seconds)]
         time: Option<f64>,
-        /// Depth in steps.
-        #[arg(long)]
+        /// Depth in steps (1-120).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=120))]
         depth: Option<u32>,
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 256)]
         hash: usize,
         /// Search threads.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
         threads: usize,
         /// Search parameters to change, `name=value,...`.
         #[arg(long, default_value = "")]
@@ -50,8 +50,8 @@ enum Command {
     /// Search fixed positions to a fixed depth; prints speed and a
     /// deterministic node total.
     Bench {
-        /// Depth in steps.
-        #[arg(long, default_value_t = tools::bench::DEFAULT_DEPTH)]
+        /// Depth in steps (1-120).
+        #[arg(long, default_value_t = tools::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=120))]
         depth: u32,
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 64)]
@@ -63,8 +63,8 @@ enum Command {
         /// and the engine at depths 1..=depth instead.
         #[arg(long)]
         variants: bool,
-        /// With --variants: how many of the bench positions.
-        #[arg(long, default_value_t = 6)]
+        /// With --variants: how many of the bench positions (1-13).
+        #[arg(long, default_value_t = 6, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=13))]
         positions: usize,
         /// With --variants: node cap per search (deeper depths are skipped).
         #[arg(long, default_value_t = 20_000_000)]
@@ -181,6 +181,16 @@ fn parse_color(s: &str) -> Result<aamir::board::Color, String> {
         _ => None,
     }
     .ok_or_else(|| format!("`{s}` is not a side: use g or s"))
+}
+
+/// A thinking time in seconds: a finite number above 0 and at most a day
+/// (a `Duration` cannot hold NaN, infinity or a negative time).
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= 86_400.0 => Ok(x),
+        Ok(_) => Err(format!("`{s}`: give seconds above 0 and at most 86400")),
+        Err(_) => Err(format!("`{s}` is not a number of seconds")),
+    }
 }
 
 fn main() -> Result<()> {

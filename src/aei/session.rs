@@ -58,6 +58,10 @@ const FLUSH_WAIT: Duration = Duration::from_millis(500);
 pub trait SearchBackend: Send + 'static {
     fn create(hash_mb: usize, threads: usize) -> Self;
     fn set_hash_mb(&mut self, mb: usize);
+    /// The table size actually allocated, in MB (stand-ins have none).
+    fn hash_mb(&self) -> usize {
+        usize::MAX
+    }
     fn set_threads(&mut self, n: usize);
     fn new_game(&mut self);
     /// Search parameters (AEI options named after `Params` fields).
@@ -77,6 +81,9 @@ impl SearchBackend for Searcher {
     }
     fn set_hash_mb(&mut self, mb: usize) {
         Searcher::set_hash_mb(self, mb)
+    }
+    fn hash_mb(&self) -> usize {
+        Searcher::hash_mb(self)
     }
     fn set_threads(&mut self, n: usize) {
         Searcher::set_threads(self, n)
@@ -588,7 +595,19 @@ impl<S: SearchBackend> Engine<S> {
     fn make_searcher(&self) -> S {
         let mut s = S::create(self.hash_mb, self.threads);
         s.set_params(&self.params);
+        self.check_hash(&s);
         s
+    }
+
+    /// Warns when the system gave the table less memory than `hash` asked.
+    fn check_hash(&self, s: &S) {
+        let got = s.hash_mb();
+        if got < self.hash_mb {
+            self.out.warning(&format!(
+                "`hash`: the system refused {} MB for the table; using {got} MB",
+                self.hash_mb
+            ));
+        }
     }
 
     fn on_aei(&mut self) {
@@ -676,7 +695,11 @@ impl<S: SearchBackend> Engine<S> {
             AeiOption::Hash(mb) => {
                 self.hash_mb = mb;
                 match self.searcher.as_mut() {
-                    Some(s) => s.set_hash_mb(mb),
+                    Some(s) => {
+                        s.set_hash_mb(mb);
+                        let s = self.searcher.as_ref().expect("just matched");
+                        self.check_hash(s);
+                    }
                     None => self.pending.hash_mb = Some(mb),
                 }
                 log::info!("hash set to {mb} MB");
@@ -1000,6 +1023,7 @@ impl<S: SearchBackend> Engine<S> {
         let mut searcher = f.searcher;
         if let Some(mb) = self.pending.hash_mb.take() {
             searcher.set_hash_mb(mb);
+            self.check_hash(&searcher);
         }
         if let Some(n) = self.pending.threads.take() {
             searcher.set_threads(n);

@@ -112,8 +112,10 @@ impl Searcher {
         }
     }
 
+    /// The table's size in MB as allocated: less than asked for when the
+    /// system refused the memory.
     pub fn hash_mb(&self) -> usize {
-        self.hash_mb
+        self.tt.as_ref().map_or(self.hash_mb, |t| t.megabytes())
     }
 
     /// Search threads (AEI `threads`).

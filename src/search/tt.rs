@@ -134,11 +134,18 @@ fn unpack(d: u64) -> (Entry, u8) {
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
+    ///
+    /// When the system refuses that much memory the size is halved until
+    /// it agrees ([`TranspositionTable::megabytes`] tells what was had):
+    /// a mistyped `hash` option must not abort the engine mid-game.
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
-        let buckets = (bytes / (WORDS_PER_BUCKET * 8)).max(1).next_power_of_two() / 2;
-        let buckets = buckets.max(1);
-        let mut words = Vec::with_capacity(buckets * WORDS_PER_BUCKET);
+        let bytes = mb.clamp(1, usize::MAX / (2 * 1024 * 1024)) * 1024 * 1024;
+        let mut buckets = (bytes / (WORDS_PER_BUCKET * 8)).max(1).next_power_of_two() / 2;
+        buckets = buckets.max(1);
+        let mut words: Vec<AtomicU64> = Vec::new();
+        while words.try_reserve_exact(buckets * WORDS_PER_BUCKET).is_err() && buckets > 1 {
+            buckets /= 2;
+        }
         words.resize_with(buckets * WORDS_PER_BUCKET, || AtomicU64::new(0));
         TranspositionTable {
             words,
@@ -150,6 +157,11 @@ impl TranspositionTable {
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
         self.words.len() * 8
+    }
+
+    /// Size in whole megabytes (at least 1; a tiny table rounds up).
+    pub fn megabytes(&self) -> usize {
+        self.bytes().div_ceil(1024 * 1024)
     }
 
     pub fn clear(&self) {

@@ -40,20 +40,19 @@ pub fn run(position: &str, opts: &AnalyzeOptions) -> Result<()> {
     }
     let mut searcher = Searcher::new(opts.hash_mb, opts.threads);
     searcher.set_params(opts.params.clone());
+    // An analysis is asked for a fixed time: it thinks that long (starting
+    // iterations until then and cutting the last one), with no reserve to
+    // save and no reason to stop early.
+    let time = match (opts.time, opts.depth) {
+        (Some(t), _) => Some(Duration::from_secs_f64(t)),
+        (None, None) => Some(Duration::from_secs(5)),
+        (None, Some(_)) => None,
+    };
     let limits = Limits {
-        soft: opts.time.map(Duration::from_secs_f64),
-        hard: opts.time.map(|t| Duration::from_secs_f64(t * 1.5)),
+        soft: time,
+        hard: time,
         depth: opts.depth,
         nodes: None,
-    };
-    let limits = if limits.soft.is_none() && limits.depth.is_none() {
-        Limits {
-            soft: Some(Duration::from_secs(5)),
-            hard: Some(Duration::from_secs(8)),
-            ..limits
-        }
-    } else {
-        limits
     };
     let stop = AtomicBool::new(false);
     let result = searcher
