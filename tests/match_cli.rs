@@ -660,6 +660,26 @@ fn a_broken_engine_stops_the_match_before_it_starts() {
         err.contains("could not start `/nonexistent/engine`"),
         "{err}"
     );
+    // Nothing bounds a game's length: said before anything else.
+    assert!(err.contains("can go on without end"), "{err}");
+    for bounded in [
+        vec!["--tc", "1s/2s", "--max-turns", "40"],
+        vec!["--tc", "1s/2s/100/0/10m"],
+    ] {
+        let o = aamir(&match_args(
+            &[
+                simple_engine("random"),
+                "name=ghost,cmd=/nonexistent/engine".to_string(),
+            ],
+            &bounded,
+            &out,
+        ));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("could not start") && !err.contains("without end"),
+            "{bounded:?}: {err}"
+        );
+    }
 
     // Bad settings are named.
     for (extra, want) in [

@@ -110,7 +110,14 @@ fn run_match(a: MatchArgs) -> Result<()> {
     let mode: Mode = a.mode.parse().map_err(|e: String| anyhow!(e))?;
     let tc =
         a.tc.ok_or_else(|| anyhow!("give a time control with --tc, e.g. --tc 2s/30s/100/60s/10m"))?;
-    TimeControl::parse(&tc)?;
+    let parsed = TimeControl::parse(&tc)?;
+    if a.max_turns.is_none() && parsed.total.is_zero() && parsed.turns == 0 {
+        // Seen in practice: two engines shuffling in a blocked position
+        // for thousands of turns, the rules having no move limit.
+        eprintln!(
+            "warning: no --max-turns and no game total or turn limit in --tc:              a game in a blocked position can go on without end"
+        );
+    }
     if !(a.margin.is_finite() && a.margin >= 0.0) {
         bail!(
             "--margin {} must be a number of seconds, 0 or more",
