@@ -33,9 +33,12 @@ struct Run {
     record: String,
 }
 
-/// Runs AEI's `roundrobin` on `bots` (name, command line) for `rounds`
-/// games at time control `tc`, killing it past `limit`.
-fn roundrobin(tag: &str, bots: &[(&str, String)], tc: &str, rounds: usize, limit: Duration) -> Run {
+/// A bot for the config: name, command line, AEI options.
+type Bot<'a> = (&'a str, String, &'a [(&'a str, &'a str)]);
+
+/// Runs AEI's `roundrobin` on `bots` for `rounds` games at time control
+/// `tc`, killing it past `limit`.
+fn roundrobin(tag: &str, bots: &[Bot], tc: &str, rounds: usize, limit: Duration) -> Run {
     let venv = venv();
     let work = std::env::temp_dir().join(format!("aamir-roundrobin-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&work).unwrap();
@@ -46,8 +49,12 @@ fn roundrobin(tag: &str, bots: &[(&str, String)], tc: &str, rounds: usize, limit
         names.join(" "),
         pgn.display()
     );
-    for (name, cmd) in bots {
+    for (name, cmd, options) in bots {
         config.push_str(&format!("\n[{name}]\ncmdline = '{cmd}'\n"));
+        // `bot_<option>` lines are sent as `setoption` by roundrobin.
+        for (key, value) in *options {
+            config.push_str(&format!("bot_{key} = {value}\n"));
+        }
     }
     let cfg = work.join("roundrobin.cfg");
     std::fs::write(&cfg, config).unwrap();
@@ -116,7 +123,7 @@ fn roundrobin_against_simple_engine() {
     // around a minute even if the search spends its whole budget.
     let run = roundrobin(
         "random",
-        &[("aamir", aamir), ("Random", random)],
+        &[("aamir", aamir, &[]), ("Random", random, &[])],
         "1s/5s/100/0/20t",
         rounds,
         Duration::from_secs(150),
@@ -144,13 +151,15 @@ fn roundrobin_against_simple_engine() {
 #[test]
 fn roundrobin_against_itself() {
     let aamir = env!("CARGO_BIN_EXE_aamir").to_string();
-    // A fast clock with a small reserve and no turn limit (pyrimaa's
-    // turn-limit decision fails on equal material): the game is played
-    // out to a rule ending, both sides under the controller's timing.
+    // pyrimaa takes whole seconds only, so the moves are kept quick with a
+    // fixed depth of 6 steps, still under the controller's clock; no turn
+    // limit (pyrimaa's turn-limit decision fails on equal material): the
+    // game is played out to a rule ending.
+    let fast: &[(&str, &str)] = &[("depth", "6")];
     let run = roundrobin(
         "self",
-        &[("aamirA", aamir.clone()), ("aamirB", aamir)],
-        "0.2s/2s/100/2s",
+        &[("aamirA", aamir.clone(), fast), ("aamirB", aamir, fast)],
+        "1s/2s/100/2s",
         1,
         Duration::from_secs(300),
     );
