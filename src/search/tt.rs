@@ -140,8 +140,9 @@ impl TranspositionTable {
     /// a mistyped `hash` option must not abort the engine mid-game.
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.clamp(1, usize::MAX / (2 * 1024 * 1024)) * 1024 * 1024;
-        let mut buckets = (bytes / (WORDS_PER_BUCKET * 8)).max(1).next_power_of_two() / 2;
-        buckets = buckets.max(1);
+        // Any count works: a key picks its bucket by a multiply-high, not
+        // by masking, so the table is as large as asked.
+        let mut buckets = (bytes / (WORDS_PER_BUCKET * 8)).max(1);
         let mut words: Vec<AtomicU64> = Vec::new();
         while words.try_reserve_exact(buckets * WORDS_PER_BUCKET).is_err() && buckets > 1 {
             buckets /= 2;
@@ -260,6 +261,16 @@ pub fn entry_action(raw: u32) -> Option<Action> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_is_as_large_as_asked() {
+        // Powers of two and others alike: `hash 64` must not give 32 MB.
+        for mb in [1, 3, 64, 100] {
+            let tt = TranspositionTable::new(mb);
+            assert_eq!(tt.bytes(), mb * 1024 * 1024, "{mb} MB");
+            assert_eq!(tt.megabytes(), mb);
+        }
+    }
 
     #[test]
     fn stores_and_probes() {
