@@ -1,0 +1,20 @@
+#!/bin/bash
+# Time to depth with 1 and 2 threads (`aamir analyze --depth D`), side by
+# side, on the opening and four middlegames of the bench set; each time
+# includes process start and allocating the table.
+A=${A:-target/release/aamir}
+OPEN="g [rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]"
+M1="s [rrrc  rr           ch d  Dr    d m     r    e  E      hR    R   ]"
+M2="s [  rrr  rrcr  rc R  dd h H     H  Em     h De RCR CRDM     R R  R]"
+M3="g [  r rrrrrcr drc    h     mH    H    EC     Me  R RR DCh R  R  D ]"
+M4="s [r  r  r  rD rr  r     c  HE  e r      hR   R  R dCR  D  R   R   ]"
+ttd() { # name depth pos
+  for th in 1 2; do
+    s=$(date +%s.%N)
+    $A analyze --depth $2 --threads $th "$3" > /dev/null 2>&1
+    e=$(date +%s.%N)
+    printf "%s depth %s threads %s: %.2f s\n" $1 $2 $th $(echo "$e - $s" | bc)
+  done
+}
+ttd opening 12 "$OPEN"
+for m in M1 M2 M3 M4; do ttd $m 10 "${!m}"; done
