@@ -3,12 +3,7 @@
 # 10 s on four middlegames of the bench set), with 1 and 2 threads
 # (THREADS="1" to run one). Run from the checkout after `cargo build --release`.
 A=${A:-target/release/aamir}
-OPEN="g [rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]"
-OPEN2="g [rrrrrrrrdhcmcehd                                RHDMEDHRRRRCCRRR]"
-M1="s [rrrc  rr           ch d  Dr    d m     r    e  E      hR    R   ]"
-M2="s [  rrr  rrcr  rc R  dd h H     H  Em     h De RCR CRDM     R R  R]"
-M3="g [  r rrrrrcr drc    h     mH    H    EC     Me  R RR DCh R  R  D ]"
-M4="s [r  r  r  rD rr  r     c  HE  e r      hR   R  R dCR  D  R   R   ]"
+. "$(dirname "$0")/positions.sh"
 run() { # name time threads pos
   out=$($A analyze --time $2 --threads $3 "$4" 2>&1)
   last=$(echo "$out" | grep -E '^depth [0-9]+ ' | tail -1)

@@ -3,11 +3,7 @@
 # side, on the opening and four middlegames of the bench set; each time
 # includes process start and allocating the table.
 A=${A:-target/release/aamir}
-OPEN="g [rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]"
-M1="s [rrrc  rr           ch d  Dr    d m     r    e  E      hR    R   ]"
-M2="s [  rrr  rrcr  rc R  dd h H     H  Em     h De RCR CRDM     R R  R]"
-M3="g [  r rrrrrcr drc    h     mH    H    EC     Me  R RR DCh R  R  D ]"
-M4="s [r  r  r  rD rr  r     c  HE  e r      hR   R  R dCR  D  R   R   ]"
+. "$(dirname "$0")/positions.sh"
 ttd() { # name depth pos
   for th in 1 2; do
     s=$(date +%s.%N)

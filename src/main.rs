@@ -193,6 +193,14 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+/// The default search parameters with a `--params name=value,...` spec
+/// applied.
+fn search_params(spec: &str) -> Result<aamir::search::Params> {
+    let mut p = aamir::search::Params::default();
+    p.apply(spec).map_err(anyhow::Error::msg)?;
+    Ok(p)
+}
+
 fn main() -> Result<()> {
     env_logger::init();
     let cli = Cli::parse();
@@ -214,8 +222,7 @@ fn main() -> Result<()> {
             threads,
             params,
         }) => {
-            let mut p = aamir::search::Params::default();
-            p.apply(&params).map_err(anyhow::Error::msg)?;
+            let p = search_params(&params)?;
             tools::analyze::run(
                 &position,
                 &tools::analyze::AnalyzeOptions {
@@ -240,8 +247,7 @@ fn main() -> Result<()> {
             params,
             ..
         }) => {
-            let mut p = aamir::search::Params::default();
-            p.apply(&params).map_err(anyhow::Error::msg)?;
+            let p = search_params(&params)?;
             tools::bench::run(depth, hash, &p, true).map(|_| ())
         }
         Some(Command::Selfplay {
@@ -256,8 +262,7 @@ fn main() -> Result<()> {
             max_turns,
         }) => {
             let side = |spec: &str| -> Result<tools::selfplay::Side> {
-                let mut p = aamir::search::Params::default();
-                p.apply(spec).map_err(anyhow::Error::msg)?;
+                let p = search_params(spec)?;
                 Ok(tools::selfplay::Side {
                     params: p,
                     movetime: movetime.map(std::time::Duration::from_millis),

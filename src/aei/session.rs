@@ -695,12 +695,11 @@ impl<S: SearchBackend> Engine<S> {
             AeiOption::Hash(mb) => {
                 self.hash_mb = mb;
                 match self.searcher.as_mut() {
-                    Some(s) => {
-                        s.set_hash_mb(mb);
-                        let s = self.searcher.as_ref().expect("just matched");
-                        self.check_hash(s);
-                    }
+                    Some(s) => s.set_hash_mb(mb),
                     None => self.pending.hash_mb = Some(mb),
+                }
+                if let Some(s) = &self.searcher {
+                    self.check_hash(s);
                 }
                 log::info!("hash set to {mb} MB");
             }
