@@ -743,3 +743,189 @@ fn ctrl_c_stops_cleanly_and_keeps_the_finished_games() {
     assert!((2..500).contains(&played), "played {played}");
     check_archive(&out, played as usize);
 }
+
+/// The notes of `kind` the summary holds about `engine`.
+fn notes(s: &Value, engine: &str, kind: &str) -> Vec<String> {
+    s["notes"]
+        .as_array()
+        .expect("notes array")
+        .iter()
+        .filter(|n| n["engine"] == engine && n["kind"] == kind)
+        .map(|n| n["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn older_bots_that_roundrobin_plays_are_played_with_their_clock() {
+    // Like akimot (no protocol-version line), like Yeti (a log line
+    // before it), and a pre-2009 clock that only reads wreserve/breserve
+    // and exits if they are missing or wrong.
+    let out = out_dir("older");
+    let engines = [
+        "name=aamir,option.depth=1".to_string(),
+        fake("noversion", "--handshake noversion --seed 1"),
+        fake("logfirst", "--handshake logfirst --seed 2"),
+        fake("oldclock", "--handshake noversion --old-clock --seed 3"),
+    ];
+    let args = match_args(
+        &engines,
+        &[
+            "--mode",
+            "gauntlet",
+            "--tc",
+            "1s/3s/100/3s",
+            "--games",
+            "2",
+            "--max-turns",
+            "8",
+            "--concurrency",
+            "3",
+        ],
+        &out,
+    );
+    let o = aamir(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "aamir match failed:\n{err}");
+    let s = summary(&out);
+    assert_eq!(s["status"], "complete");
+    assert_eq!(s["played"], 6);
+    for g in games(&s) {
+        assert!(g["fault"].is_null(), "game {}: {}", g["id"], g["detail"]);
+        assert_ne!(g["termination"], "time", "game {}", g["id"]);
+    }
+    // What a strict controller would refuse is told and recorded.
+    for (engine, want) in [
+        ("noversion", "no `protocol-version 1` line"),
+        ("oldclock", "no `protocol-version 1` line"),
+        ("logfirst", "not the first line"),
+    ] {
+        let n = notes(&s, engine, "handshake");
+        assert!(n.iter().any(|t| t.contains(want)), "{engine}: {n:?}");
+        assert!(
+            err.contains(&format!("warning: engine {engine}: ")),
+            "{engine}: {err}"
+        );
+    }
+    assert!(notes(&s, "aamir", "handshake").is_empty());
+    // The old clock thought for half the reserve it was told before each
+    // move (the reserve after its previous move, in whole seconds): it was
+    // told, and told right, or it would have exited.
+    let mut checked = 0;
+    for g in games(&s)
+        .iter()
+        .filter(|g| g["gold"] == "oldclock" || g["silver"] == "oldclock")
+    {
+        let side = if g["gold"] == "oldclock" { "g" } else { "s" };
+        let mut reserve = 3.0f64;
+        for m in g["moves"].as_array().unwrap() {
+            let label = m["label"].as_str().unwrap();
+            if !label.ends_with(side) {
+                continue;
+            }
+            let used = m["used"].as_f64().unwrap();
+            if !label.starts_with("1") {
+                assert!(
+                    used >= reserve.floor() / 2.0,
+                    "game {} {label}: used {used} with {reserve} s reserve",
+                    g["id"]
+                );
+                checked += 1;
+            }
+            reserve = m["reserve"].as_f64().unwrap();
+        }
+    }
+    assert!(checked >= 6, "only {checked} moves of the old clock");
+    check_archive(&out, 6);
+}
+
+#[test]
+fn options_an_engine_complains_about_are_told_before_the_first_game() {
+    let out = out_dir("badoption");
+    let engines = [
+        "name=aamir,option.depth=1,option.hsah=64".to_string(),
+        fake("strict", "--strict-options --seed 4").replace(
+            "name=strict,",
+            "name=strict,option.depth=deep,option.depth=2,",
+        ),
+    ];
+    let o = aamir(&match_args(
+        &engines,
+        &["--tc", "1s/2s", "--games", "1", "--max-turns", "3"],
+        &out,
+    ));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let s = summary(&out);
+    let a = notes(&s, "aamir", "option");
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert!(
+        a[0].starts_with("option.hsah=64: ") && a[0].contains("log "),
+        "{a:?}"
+    );
+    let f = notes(&s, "strict", "option");
+    assert_eq!(f.len(), 1, "only the bad depth: {f:?}");
+    assert!(
+        f[0].contains("option.depth=deep") && f[0].contains("log Error"),
+        "{f:?}"
+    );
+    // On stderr, before the first game's line.
+    let warn = err
+        .find("warning: engine aamir: option.hsah=64")
+        .expect(&err);
+    let warn2 = err
+        .find("warning: engine strict: option.depth=deep")
+        .expect(&err);
+    let game = err.find("game 1:").expect(&err);
+    assert!(warn < game && warn2 < game, "{err}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("option.hsah=64"),
+        "the final report repeats it: {stdout}"
+    );
+}
+
+#[test]
+fn the_help_says_tc_is_required() {
+    let o = aamir(&["match".into(), "--help".into()]);
+    let help = String::from_utf8_lossy(&o.stdout);
+    let tc = &help[help.find("--tc").expect(&help)..];
+    let tc = &tc[..tc.find("\n  -").unwrap_or(tc.len())];
+    assert!(tc.contains("required"), "{tc}");
+}
+
+#[test]
+fn settings_are_checked_before_the_length_warning() {
+    let out = out_dir("cli-order");
+    let o = aamir(&match_args(
+        &["name=alone".to_string()],
+        &["--tc", "1s/2s"],
+        &out,
+    ));
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("two engines"), "{err}");
+    assert!(
+        !err.contains("without end"),
+        "warned before the error: {err}"
+    );
+}
+
+#[test]
+fn the_length_warning_is_one_clean_sentence() {
+    let out = out_dir("cli-warning");
+    let o = aamir(&match_args(
+        &[
+            simple_engine("random"),
+            "name=ghost,cmd=/nonexistent/engine".to_string(),
+        ],
+        &["--tc", "1s/2s"],
+        &out,
+    ));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "warning: no --max-turns and no game total or turn limit in --tc: a game in a blocked position can go on without end\n"
+        ),
+        "{err}"
+    );
+}
