@@ -114,6 +114,86 @@ fn check_archive(out: &Path, n: usize) {
     }
 }
 
+/// The text of the element carrying `data-figure="KEY"` in the report.
+fn figure<'a>(html: &'a str, key: &str) -> &'a str {
+    let tag = format!("data-figure=\"{key}\">");
+    let at = html
+        .find(&tag)
+        .unwrap_or_else(|| panic!("no figure {key} in report.html"))
+        + tag.len();
+    &html[at..at + html[at..].find('<').expect("figure closed")]
+}
+
+/// A report figure as a number: `+inf`/`-inf` for an unbounded Elo (the
+/// summary's `null`), a trailing `%` dropped.
+fn figure_number(html: &str, key: &str) -> f64 {
+    let t = figure(html, key).trim_end_matches('%');
+    match t {
+        "+inf" => f64::INFINITY,
+        "-inf" => f64::NEG_INFINITY,
+        _ => t
+            .parse()
+            .unwrap_or_else(|_| panic!("figure {key} `{t}` is not a number")),
+    }
+}
+
+/// `report.html` is self-contained and shows the summary's figures: each
+/// pairing's wins, score, Elo and interval (and LLR with an SPRT), and one
+/// board diagram per game.
+fn check_report(out: &Path, s: &Value) {
+    let html = std::fs::read_to_string(out.join("report.html")).expect("report.html");
+    for external in ["http:", "https:", "<script", "<link", "<img", "url("] {
+        assert!(!html.contains(external), "report.html loads `{external}`");
+    }
+    for (i, p) in s["pairings"].as_array().unwrap().iter().enumerate() {
+        let key = |k: &str| format!("p{i}.{k}");
+        assert_eq!(figure(&html, &key("wins")), p["first_wins"].to_string());
+        assert_eq!(figure(&html, &key("losses")), p["second_wins"].to_string());
+        let score = figure_number(&html, &key("score"));
+        assert!(
+            (score - 100.0 * p["score"].as_f64().unwrap()).abs() < 0.051,
+            "score {score} vs {}",
+            p["score"]
+        );
+        let wins = p["first_wins"].as_u64().unwrap();
+        let games = p["games"].as_u64().unwrap();
+        for (k, unbounded) in [
+            (
+                "elo",
+                if wins == games {
+                    f64::INFINITY
+                } else {
+                    f64::NEG_INFINITY
+                },
+            ),
+            ("elo_low", f64::NEG_INFINITY),
+            ("elo_high", f64::INFINITY),
+        ] {
+            let got = figure_number(&html, &key(k));
+            match p[k].as_f64() {
+                Some(want) => assert!((got - want).abs() < 0.051, "{k}: {got} vs {want}"),
+                None => assert_eq!(got, unbounded, "{k}"),
+            }
+        }
+        if let Some(llr) = p["sprt"]["llr"].as_f64() {
+            let got = figure_number(&html, &key("llr"));
+            assert!((got - llr).abs() < 0.0006, "llr {got} vs {llr}");
+        }
+    }
+    assert_eq!(
+        html.matches("<svg class=\"board\"").count(),
+        games(s).len(),
+        "one diagram per game"
+    );
+    for g in games(s) {
+        assert!(
+            html.contains(&format!("id=\"game-{}\"", g["id"])),
+            "game {}",
+            g["id"]
+        );
+    }
+}
+
 #[test]
 fn every_kind_of_fault_loses_and_the_match_completes() {
     let out = out_dir("faults");
@@ -306,6 +386,7 @@ fn aamir_plays_itself_at_two_settings() {
         4
     );
     check_archive(&out, 4);
+    check_report(&out, &s);
 }
 
 #[test]
@@ -508,6 +589,9 @@ fn sprt_stops_when_it_decides() {
     assert_eq!(played, 12, "the test decides at the 12th win");
     assert_eq!(p["first_wins"], 12);
     check_archive(&out, played as usize);
+    check_report(&out, &s);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("SPRT log-likelihood ratio"), "the LLR chart");
 }
 
 #[test]
@@ -570,6 +654,7 @@ fn shards_merge_into_the_whole_match() {
         assert_eq!(g["gold"] == "random", odd, "game {}", g["id"]);
     }
     check_archive(&merged, 6);
+    check_report(&merged, &m);
 
     // The same shard twice is refused.
     let again = out_dir("merged-again");

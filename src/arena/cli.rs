@@ -56,7 +56,8 @@ pub struct MatchArgs {
     /// shards' summaries with `aamir match merge`.
     #[arg(long)]
     pub shard: Option<String>,
-    /// Directory for games.tsv, games.pgn, failures.txt and summary.json.
+    /// Directory for games.tsv, games.pgn, failures.txt, summary.json and
+    /// report.html.
     #[arg(long, default_value = "match-out")]
     pub out: PathBuf,
     /// Replace a match already in `--out`.
@@ -72,7 +73,7 @@ pub enum MatchAction {
     /// Combine the summaries of shards of one match into one match's files.
     Merge {
         /// Directory to write the merged games.tsv, games.pgn,
-        /// failures.txt and summary.json into.
+        /// failures.txt, summary.json and report.html into.
         #[arg(long)]
         out: PathBuf,
         /// Replace files already in `--out`.

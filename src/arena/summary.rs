@@ -320,8 +320,10 @@ pub fn merge(parts: Vec<Summary>, pairs: &[(usize, usize)]) -> Result<Summary, S
     }
     out.shards.sort_by_key(|s| s.index);
     let whole = out.shards.is_empty() || out.shards.len() as u32 == out.shards[0].count;
-    out.status = if statuses.iter().all(|s| *s == Status::Complete) && whole {
-        Status::Complete
+    out.status = if whole && statuses.iter().all(|s| *s == statuses[0]) {
+        // One whole match (or shards that all ended alike) keeps how it
+        // ended, an SPRT stop included.
+        statuses[0]
     } else if statuses.contains(&Status::Interrupted) {
         Status::Interrupted
     } else {
