@@ -253,7 +253,10 @@ impl<'a> Chart<'a> {
         }
         // Legend under the title, one entry per series (and the band),
         // drawn as the line or area it names.
+        // Entries that would run past the right edge go on a line of
+        // their own under the title.
         let mut lx = l;
+        let mut ly = 0.0;
         let entries: Vec<(&str, &str, bool, bool)> = self
             .series
             .iter()
@@ -261,30 +264,38 @@ impl<'a> Chart<'a> {
             .chain((!self.band.is_empty()).then_some((self.band_label, BAND, false, true)))
             .collect();
         for (label, colour, dashed, area) in entries {
+            let step = 6.2 * label.chars().count() as f64 + 32.0;
+            if lx + step > self.width && lx > l {
+                lx = l;
+                ly += 12.0;
+            }
             if area {
                 let _ = write!(
                     s,
-                    r#"<rect x="{lx:.1}" y="24" width="16" height="9" fill="{colour}"/>"#
+                    r#"<rect x="{lx:.1}" y="{y:.1}" width="16" height="9" fill="{colour}"/>"#,
+                    y = 24.0 + ly
                 );
             } else {
                 let _ = write!(
                     s,
-                    r#"<line x1="{lx:.1}" x2="{x2:.1}" y1="29" y2="29" stroke="{colour}" stroke-width="2"{}/>"#,
+                    r#"<line x1="{lx:.1}" x2="{x2:.1}" y1="{y:.1}" y2="{y:.1}" stroke="{colour}" stroke-width="2"{}/>"#,
                     if dashed {
                         r#" stroke-dasharray="3 3""#
                     } else {
                         ""
                     },
-                    x2 = lx + 16.0
+                    x2 = lx + 16.0,
+                    y = 29.0 + ly
                 );
             }
             let _ = write!(
                 s,
-                r#"<text x="{tx:.1}" y="33" class="tk">{}</text>"#,
+                r#"<text x="{tx:.1}" y="{ty:.1}" class="tk">{}</text>"#,
                 esc(label),
-                tx = lx + 20.0
+                tx = lx + 20.0,
+                ty = 33.0 + ly
             );
-            lx += 6.2 * label.chars().count() as f64 + 32.0;
+            lx += step;
         }
         s.push_str("</svg>");
         s
@@ -474,7 +485,7 @@ fn time_svg(g: &GameRecord) -> Option<String> {
         return None;
     }
     let mut c = Chart::new("time per move", "move (setups included)", "seconds");
-    c.width = 420.0;
+    c.width = 480.0;
     c.height = 220.0;
     c.y_min = Some(0.0);
     let gold_label = "gold used";
@@ -542,7 +553,7 @@ table {{ border-collapse: collapse; margin: 6px 0 12px; }} th, td {{ border: 1px
 th {{ background: #f3f5f7; }} td.n {{ text-align: right; font-variant-numeric: tabular-nums; }}
 .big {{ font-size: 20px; font-weight: 600; }} .muted {{ color: #66727f; }}
 .charts {{ display: flex; flex-wrap: wrap; gap: 12px; }}
-.games {{ display: grid; grid-template-columns: repeat(auto-fill, minmax(700px, 1fr)); gap: 14px; }}
+.games {{ display: grid; grid-template-columns: repeat(auto-fill, minmax(760px, 1fr)); gap: 14px; }}
 .game {{ border: 1px solid #d9dee3; border-radius: 6px; padding: 8px 10px; }}
 .game .row {{ display: flex; flex-wrap: wrap; gap: 10px; align-items: flex-start; }}
 .note {{ background: #fff8e1; border-left: 4px solid #d69e2e; padding: 4px 8px; margin: 4px 0; }}
