@@ -22,6 +22,8 @@ use crate::eval::{Evaluator, material};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+mod quiesce;
+
 /// Larger than any score: marks "no legal continuation" inside a turn.
 pub const INF: i32 = 32_000;
 
@@ -350,8 +352,12 @@ impl<'a> Worker<'a> {
     /// wins, and a goal threat of the opponent makes a score above beta
     /// untrustworthy: then the side to move gets one whole turn to defend
     /// (the opponent's goal is seen at its next turn start) and `ctx` is
-    /// set for it. Below beta neither threat nor defence can lift the
-    /// score, and above it a goal of our own adds nothing.
+    /// set for it. Above alpha (`goal_ext_pv`: inside the window of a PV
+    /// node; elsewhere alpha + 1 = beta) the threat can equally pull an
+    /// exact score down to a loss. Below alpha neither threat nor defence
+    /// can lift the score, and above beta a goal of our own adds nothing.
+    /// Below beta a capture still can: the quiescence search (`qsearch`)
+    /// resolves them.
     #[inline]
     fn leaf(&mut self, pos: &mut Position, ctx: &mut NodeCtx, alpha: i32, beta: i32) -> Leaf {
         let ply = ctx.ply;
@@ -361,10 +367,22 @@ impl<'a> Worker<'a> {
             {
                 return Leaf::Score(s);
             }
+            // A turn that used every step to come back to its start board
+            // is illegal; with steps left the side could still change it.
+            if pos.steps_left() == 0 {
+                return Leaf::Score(-INF);
+            }
             return Leaf::Score(self.eval.evaluate(pos));
         }
         let e = self.eval.evaluate(pos);
-        if e >= beta && (ctx.ext_left == 0 || self.threat_of(pos, pos.side().opp()).is_none()) {
+        // Where a threat could pull the score below what the window asks.
+        let matters = if self.params.goal_ext_pv {
+            e > alpha
+        } else {
+            e >= beta
+        };
+        let extend = matters && ctx.ext_left > 0 && self.threat_of(pos, pos.side().opp()).is_some();
+        if e >= beta && !extend {
             return Leaf::Score(e);
         }
         if self.params.goal_detection
@@ -372,8 +390,8 @@ impl<'a> Worker<'a> {
         {
             return Leaf::Score(WIN - (ply + n as i32));
         }
-        if e < beta {
-            return Leaf::Score(e);
+        if !extend {
+            return Leaf::Score(self.quiesce(pos, ply, e, alpha, beta, self.params.qsearch));
         }
         ctx.depth = STEPS_PER_TURN as i32;
         ctx.ext_left -= 1;

@@ -595,6 +595,44 @@ mod tests {
         );
     }
 
+    /// A search of `game` to `d` steps with the search parameters `spec`.
+    fn run_with(game: &Game, d: u32, spec: &str) -> SearchResult {
+        let mut c = EngineConfig::from_spec(spec).unwrap();
+        c.engine.hash = 16;
+        let mut s = Searcher::new(&c);
+        let stop = AtomicBool::new(false);
+        s.search(game, &depth(d), &stop, &mut |_| {}).unwrap()
+    }
+
+    #[test]
+    fn extension_sees_a_goal_threat_past_the_horizon() {
+        // Gold's rabbit on a3 walks to a7 this turn; nothing of silver's can
+        // reach a8 or the rabbit in one turn, so it goals the turn after.
+        // In a one-turn search that goal lies past the horizon: only the
+        // goal-threat extension at silver's leaf sees the win.
+        let pos = board(
+            'g',
+            [
+                "        ", "      rr", "        ", "        ", "        ", "R       ", "        ",
+                "    mehh",
+            ],
+        );
+        let game = Game::from_position(pos, 10);
+        let ext = run_with(&game, 4, "goal_extensions=1,goal_ext_pv=1");
+        assert!(
+            ext.score >= WIN_BOUND,
+            "no win seen: {} {}",
+            ext.score,
+            ext.best
+        );
+        let off = run_with(&game, 4, "goal_extensions=0,goal_ext_pv=1");
+        assert!(
+            off.score < WIN_BOUND,
+            "win seen without extension: {}",
+            off.score
+        );
+    }
+
     #[test]
     fn every_answer_is_legal_over_random_games() {
         use rand::{RngExt, SeedableRng};

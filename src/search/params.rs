@@ -22,10 +22,22 @@ table! {
         /// Extend the search by a turn when the opponent threatens goal at a
         /// leaf (at most this many times on one path; 0 = off).
         goal_extensions: u32 = 1, 0..=8;
+        /// Also extend at leaves of PV nodes whose static score lies inside
+        /// the window (not only above beta): there a goal threat can turn
+        /// an exact score into a loss.
+        goal_ext_pv: bool = false, 0..=1;
         /// Order first actions of captures (from the capture detector) right
         /// after the hash move at nodes with at least this many steps of
         /// depth left (0 = off).
         capture_order: i32 = 4, 0..=100;
+        /// Quiescence at turn-start leaves below beta: turns in which the
+        /// side to move, then the reply, may play the captures the capture
+        /// detector finds or stand pat (0 = off, the static score stands).
+        qsearch: u32 = 0, 0..=4;
+        /// Quiescence delta pruning: a leaf is not searched when its static
+        /// score plus the largest capture gain plus this margin (centi-
+        /// rabbits) stays at or below alpha.
+        qsearch_margin: i32 = 100, 0..=10_000;
     }
 }
 
