@@ -14,6 +14,8 @@ pub mod aei;
 pub mod arena;
 pub mod board;
 pub mod eval;
+pub mod lineio;
 pub mod search;
+pub mod tactics;
 pub mod timecontrol;
 pub mod tools;

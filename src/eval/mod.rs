@@ -7,10 +7,11 @@
 //! [`Weights`] struct so tuning touches one place.
 
 pub mod material;
-pub mod threats;
 
 use crate::board::bitboard::{Bitboard, adjacent};
-use crate::board::{Color, Kind, Position, Square};
+use crate::board::{Color, Kind, Position};
+use crate::tactics::capture::capture_threats;
+use crate::tactics::threats;
 
 /// Every tunable weight of the evaluation.
 #[derive(Clone, Debug, PartialEq)]
@@ -143,8 +144,6 @@ const fn make_center() -> [i32; 64] {
 }
 static CENTER: [i32; 64] = make_center();
 
-const TRAPS: [u8; 4] = [18, 21, 42, 45];
-
 /// The evaluator: weights plus nothing else, so it can be shared freely.
 #[derive(Clone, Debug, Default)]
 pub struct Evaluator {
@@ -247,8 +246,7 @@ impl Evaluator {
         // Traps: control and pieces standing on them.
         let own = pos.occupied_by(c);
         let opp = pos.occupied_by(c.opp());
-        for (i, &t) in TRAPS.iter().enumerate() {
-            let tsq = Square::new(t);
+        for tsq in Bitboard::TRAPS {
             let adj = adjacent(tsq);
             let mine = adj & own;
             let theirs = adj & opp;
@@ -259,8 +257,7 @@ impl Evaluator {
             if strongest(pos, c, mine) > strongest(pos, c.opp(), theirs) {
                 ctl += w.trap_strongest;
             }
-            // Traps 0-1 are on gold's side, 2-3 on silver's.
-            let home = (i < 2) == (c == Color::Gold);
+            let home = (tsq.rank() < 4) == (c == Color::Gold);
             let pct = if home {
                 w.trap_home_pct
             } else {
@@ -283,14 +280,8 @@ impl Evaluator {
 /// would win: the capture is its to play, but the steps it takes are not
 /// free. 0 when nothing can be taken.
 pub fn capture_gain(pos: &Position, share_pct: i32) -> i32 {
-    use crate::search::capture::{capture_candidates, capture_threats};
     let me = pos.side();
-    let steps = pos.steps_left();
-    let cands = capture_candidates(pos, me, steps);
-    if cands.is_empty() {
-        return 0;
-    }
-    let set = capture_threats(pos, me, steps);
+    let set = capture_threats(pos, me, pos.steps_left());
     let best = set
         .squares()
         .filter_map(|sq| pos.piece_at(sq))
@@ -314,6 +305,7 @@ fn strongest(pos: &Position, c: Color, set: Bitboard) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
     use crate::board::notation::parse_side_and_board;
 
     #[test]

@@ -12,13 +12,13 @@
 //! depth mid-turn ends the turn there, so the opponent's immediate goal is
 //! seen before the position is evaluated.
 
-use super::goal;
 use super::params::Params;
 use super::tt::{Bound, PASS, TranspositionTable, WIN, WIN_BOUND, entry_action};
 use crate::board::stepgen::{ActionList, generate_actions};
 use crate::board::turngen::History;
 use crate::board::{Action, ActionKind, Color, Position};
 use crate::eval::{Evaluator, material};
+use crate::tactics::goal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -358,14 +358,13 @@ impl<'a> Worker<'a> {
             && depth >= self.params.capture_order
             && pos.steps_left() >= 2
         {
-            let caps = super::capture::capture_threats(pos, me, pos.steps_left());
+            let caps = crate::tactics::capture::capture_threats(pos, me, pos.steps_left());
             for sq in caps.squares() {
                 if let Some(first) = caps.first_action(sq)
                     && let Some(i) = list.as_slice().iter().position(|&a| a == first)
                     && scores[i] < HASH_SCORE
                 {
-                    scores[i] =
-                        CAPTURE_SCORE + material::gain_of_capture(pos, me, kind_on(pos, sq));
+                    scores[i] = CAPTURE_SCORE + material::gain_of_capture(pos, me, pos.kind_at(sq));
                 }
             }
         }
@@ -584,12 +583,6 @@ const HIST_MAX: i32 = 1 << 13;
 fn unpass(pos: &mut Position, side: Color, steps: u8) {
     pos.set_side(side);
     pos.set_steps_left(steps);
-}
-
-#[inline]
-fn kind_on(pos: &Position, sq: crate::board::Square) -> crate::board::Kind {
-    pos.piece_at(sq)
-        .map_or(crate::board::Kind::Rabbit, |p| p.kind())
 }
 
 #[inline]

@@ -6,8 +6,6 @@
 //! searched with the step-based alpha-beta of [`alphabeta`] below it.
 
 pub mod alphabeta;
-pub mod capture;
-pub mod goal;
 pub mod params;
 pub mod tt;
 pub mod variants;
