@@ -1,14 +1,46 @@
 //! aamir: an Arimaa engine.
 //!
-//! - [`aei`]: the Arimaa Engine Interface session controllers talk to.
-//! - [`arena`]: matches between AEI engines (`aamir match`).
+//! # Layers
+//!
+//! The modules form layers, each built only on the ones below it:
+//!
+//! ```text
+//! aei, arena, tools (and the binary's CLI)   front ends
+//!          search                            finding the best turn
+//!          eval                              scoring a position
+//!          tactics                           goal and capture questions
+//!          board                             the rules
+//! ```
+//!
+//! Imports only go downward: `tactics` uses `board` and nothing above it,
+//! `eval` uses `tactics` and `board`, `search` uses `eval`, `tactics` and
+//! `board`, and the front ends use whatever they need below them, never
+//! each other. There are no import cycles between folders. Two small
+//! helpers sit at the bottom beside `board` for the front ends:
+//! `timecontrol` and `lineio`.
+//!
+//! # Modules
+//!
 //! - [`board`]: the rules, exact to the letter: positions, steps, turns,
 //!   game end, notation and records.
+//! - [`tactics`]: goal detection and capture detection (exact and cheap),
+//!   sharing one plan search; the brute-force oracles and random positions
+//!   that check them are built only for tests and the `dev` feature.
 //! - [`eval`]: static evaluation in centi-rabbits.
 //! - [`search`]: finding the best turn within time and depth limits.
+//! - [`aei`]: the Arimaa Engine Interface session controllers talk to.
+//! - [`arena`]: matches between AEI engines (`aamir match`).
+//! - [`tools`]: the command-line tools built on them (move counting, record
+//!   replay, benchmarks, goal and capture queries; with `dev`, the studies
+//!   against the oracles).
 //! - [`timecontrol`]: time controls and the clock arithmetic controllers use.
-//! - [`tools`]: the command-line tools built on them (move counting,
-//!   record replay).
+//! - [`lineio`]: reading lines of bounded length from a peer.
+//!
+//! # Features
+//!
+//! `dev` adds the development studies (brute-force oracles, random
+//! positions, `aamir goal --random/--brute`, `aamir capture --random`). A
+//! plain `cargo test` turns it on for the tests by itself.
 
 pub mod aei;
 pub mod arena;

@@ -77,6 +77,7 @@ enum Command {
         position: Option<String>,
         /// A TSV of side, board, expected (steps or `none`) rows to check.
         #[arg(long, conflicts_with = "position")]
+        #[cfg_attr(feature = "dev", arg(conflicts_with = "random"))]
         suite: Option<String>,
         /// Also print the first action of a shortest goal, and the goal.
         #[arg(long)]
@@ -122,7 +123,7 @@ enum Command {
 #[derive(clap::Args)]
 struct RandomStudy {
     /// Compare with the brute force on this many random-play positions.
-    #[arg(long, conflicts_with_all = ["position", "suite"])]
+    #[arg(long, conflicts_with = "position")]
     random: Option<usize>,
     /// With --random: positions crowded around goal instead of random play.
     #[arg(long, requires = "random")]

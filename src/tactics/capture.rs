@@ -271,14 +271,8 @@ pub fn opponent_threats(pos: &Position) -> CaptureSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::notation::parse_side_and_board;
+    use crate::tactics::diagram as pos;
     use crate::tactics::oracle::capture_threats_brute;
-
-    /// Builds a position from rows a8..h8 down to a1..h1 (`.` empty).
-    fn pos(side: &str, rows: [&str; 8]) -> Position {
-        let board: String = rows.concat().replace('.', " ");
-        parse_side_and_board(&format!("{side} [{board}]")).unwrap()
-    }
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()

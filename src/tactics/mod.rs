@@ -32,3 +32,11 @@ mod plan;
 #[cfg(any(test, feature = "dev"))]
 pub mod random;
 pub mod threats;
+
+/// Builds a position for the unit tests from rows a8..h8 down to a1..h1
+/// (`.` empty).
+#[cfg(test)]
+fn diagram(side: &str, rows: [&str; 8]) -> crate::board::Position {
+    let board: String = rows.concat().replace('.', " ");
+    crate::board::notation::parse_side_and_board(&format!("{side} [{board}]")).unwrap()
+}
