@@ -13,7 +13,7 @@
 //! Both rest on the same facts: an enemy piece dies only on a trap, it moves
 //! only when a stronger attacker that can move now pushes or pulls it, and
 //! each push or pull displaces one enemy piece, so every other enemy next to
-//! or on the trap costs two more steps ([`trap_bound`]). The exact detector
+//! or on the trap costs two more steps (`trap_bound`). The exact detector
 //! is the reference both are tested against.
 
 use crate::board::bitboard::adjacent;
