@@ -15,9 +15,10 @@
 //! Imports only go downward: `tactics` uses `board` and nothing above it,
 //! `eval` uses `tactics` and `board`, `search` uses `eval`, `tactics` and
 //! `board`, and the front ends use whatever they need below them, never
-//! each other. There are no import cycles between folders. Two small
-//! helpers sit at the bottom beside `board` for the front ends:
-//! `timecontrol` and `lineio`.
+//! each other. There are no import cycles between folders. Small helpers
+//! sit at the bottom beside `board`: `settings` (the tables the layers
+//! above declare their options in), and for the front ends `timecontrol`
+//! and `lineio`.
 //!
 //! # Modules
 //!
@@ -33,6 +34,8 @@
 //! - [`tools`]: the command-line tools built on them (move counting, record
 //!   replay, benchmarks, goal and capture queries; with `dev`, the studies
 //!   against the oracles).
+//! - [`settings`]: the declarative tables every engine option, search
+//!   parameter and evaluation weight is declared in (lowest layer).
 //! - [`timecontrol`]: time controls and the clock arithmetic controllers use.
 //! - [`lineio`]: reading lines of bounded length from a peer.
 //!
@@ -48,6 +51,7 @@ pub mod board;
 pub mod eval;
 pub mod lineio;
 pub mod search;
+pub mod settings;
 pub mod tactics;
 pub mod timecontrol;
 pub mod tools;
