@@ -6,7 +6,9 @@
 //!   game end, notation and records.
 //! - [`eval`]: static evaluation in centi-rabbits.
 //! - [`search`]: finding the best turn within time and depth limits.
-//! - [`timecontrol`]: time controls and the clock arithmetic controllers use.
+//! - [`timeman`]: time management below both the protocol and the search:
+//!   time controls, the turn's budget, the clock across a game, and the
+//!   policy the search asks at each iteration.
 //! - [`tools`]: the command-line tools built on them (move counting,
 //!   record replay).
 
@@ -15,5 +17,5 @@ pub mod arena;
 pub mod board;
 pub mod eval;
 pub mod search;
-pub mod timecontrol;
+pub mod timeman;
 pub mod tools;

@@ -59,6 +59,7 @@ fn play_game(
             hard: side.movetime.map(|t| t * 3),
             depth: side.depth,
             nodes: side.nodes,
+            ..Limits::default()
         };
         let result = searcher.search(&game, &limits, &stop, &mut |_| {});
         let Some(r) = result else {
@@ -66,8 +67,8 @@ fn play_game(
             // happen, since immobilisation ends it.
             bail!("no move in a running game at {}", game.label());
         };
-        game.play(&r.best)
-            .with_context(|| format!("search answered an illegal move {}", r.best))?;
+        game.play_turn(&r.best)
+            .with_context(|| format!("search answered an illegal move {:?}", r.best))?;
         turns += 1;
         if turns >= max_turns {
             // Adjudicate long games by the evaluation of the side to move.
