@@ -6,6 +6,8 @@
 //!   game end, notation and records.
 //! - [`eval`]: static evaluation in centi-rabbits.
 //! - [`search`]: finding the best turn within time and depth limits.
+//! - [`settings`]: the declarative tables every engine option, search
+//!   parameter and evaluation weight is declared in (lowest layer).
 //! - [`timeman`]: time management below both the protocol and the search:
 //!   time controls, the turn's budget, the clock across a game, and the
 //!   policy the search asks at each iteration.
@@ -17,5 +19,6 @@ pub mod arena;
 pub mod board;
 pub mod eval;
 pub mod search;
+pub mod settings;
 pub mod timeman;
 pub mod tools;

@@ -45,7 +45,10 @@ mod tests {
         ] {
             assert!(apply_clock_option(&mut c, &o));
         }
-        assert!(!apply_clock_option(&mut c, &AeiOption::Hash(4)));
+        assert!(!apply_clock_option(
+            &mut c,
+            &AeiOption::Setting("hash".into(), "4".into())
+        ));
         assert!(c.timed(Color::Gold));
         assert_eq!(c.reserve(Color::Silver), s(90.0));
         apply_clock_option(&mut c, &AeiOption::Reserve(Color::Gold, s(30.0)));

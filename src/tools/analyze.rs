@@ -2,20 +2,18 @@
 //! (depth, score, nodes, speed, PV) and the best move.
 
 use crate::board::{Game, Position, pv_notation};
-use crate::search::{Limits, Params, Report, Searcher};
+use crate::search::{EngineConfig, Limits, Report, Searcher};
 use crate::timeman::{Schedule, TimeParams};
 use crate::tools::movecount::load_position;
 use anyhow::{Context, Result};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// Options of one analysis.
+/// Options of one analysis: a thinking time, and the engine's
+/// configuration (its `depth` option is the depth limit).
 pub struct AnalyzeOptions {
     pub time: Option<f64>,
-    pub depth: Option<u32>,
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub params: Params,
+    pub config: EngineConfig,
 }
 
 /// Thinking time when neither a time nor a depth is given.
@@ -43,12 +41,12 @@ pub fn run(position: &str, opts: &AnalyzeOptions) -> Result<()> {
         println!("game over: {} wins by {}", o.winner.name(), o.reason.name());
         return Ok(());
     }
-    let mut searcher = Searcher::new(opts.hash_mb, opts.threads);
-    searcher.set_params(opts.params.clone());
+    let mut searcher = Searcher::new(&opts.config);
+    let depth = opts.config.engine.depth_limit();
     // An analysis is asked for a fixed time: it thinks that long (starting
     // iterations until then and cutting the last one), with no reserve to
     // save and no reason to stop early.
-    let time = match (opts.time, opts.depth) {
+    let time = match (opts.time, depth) {
         (Some(t), _) => Some(
             Duration::try_from_secs_f64(t)
                 .with_context(|| format!("--time {t}: not a time in seconds"))?,
@@ -60,7 +58,7 @@ pub fn run(position: &str, opts: &AnalyzeOptions) -> Result<()> {
     let limits = Limits {
         soft: sched.soft,
         hard: sched.hard,
-        depth: opts.depth,
+        depth,
         nodes: None,
         time_params: TimeParams::default(),
     };
