@@ -17,8 +17,9 @@
 //! `board`, and the front ends use whatever they need below them, never
 //! each other. There are no import cycles between folders. Small helpers
 //! sit at the bottom beside `board`: `settings` (the tables the layers
-//! above declare their options in), and for the front ends `timecontrol`
-//! and `lineio`.
+//! above declare their options in), `timeman` (time controls and the time
+//! policy, used by the search and the front ends) and `lineio` (for the
+//! front ends).
 //!
 //! # Modules
 //!
@@ -36,7 +37,9 @@
 //!   against the oracles).
 //! - [`settings`]: the declarative tables every engine option, search
 //!   parameter and evaluation weight is declared in (lowest layer).
-//! - [`timecontrol`]: time controls and the clock arithmetic controllers use.
+//! - [`timeman`]: time management below both the protocol and the search:
+//!   time controls, the turn's budget, the clock across a game, and the
+//!   policy the search asks at each iteration.
 //! - [`lineio`]: reading lines of bounded length from a peer.
 //!
 //! # Features
@@ -53,5 +56,5 @@ pub mod lineio;
 pub mod search;
 pub mod settings;
 pub mod tactics;
-pub mod timecontrol;
+pub mod timeman;
 pub mod tools;
