@@ -580,7 +580,7 @@ mod tests {
         let ext = run_with(&game, 4, "goal_extensions=1,goal_ext_pv=1");
         assert!(
             ext.score >= WIN_BOUND,
-            "no win seen: {} {}",
+            "no win seen: {} {:?}",
             ext.score,
             ext.best
         );

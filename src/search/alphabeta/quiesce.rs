@@ -19,11 +19,11 @@
 //! quiescence; a goal of the side to move wins at every quiescence turn
 //! start, since capture steps can open a lane.
 
-use super::{INF, Worker, kind_on, unpass};
+use super::{INF, Worker, unpass};
 use crate::board::{Action, Position};
 use crate::eval::material;
-use crate::search::capture;
 use crate::search::tt::WIN;
+use crate::tactics::{capture, threats};
 
 /// Most capture first-actions tried at one quiescence node.
 const MAX_CAPTURES: usize = 16;
@@ -45,12 +45,12 @@ impl Worker<'_> {
         if turns == 0 {
             return e;
         }
-        let cands = capture::capture_candidates(pos, me, pos.steps_left());
+        let cands = threats::capture_candidates(pos, me, pos.steps_left());
         if cands.is_empty() {
             return e;
         }
         let gain = cands
-            .map(|sq| material::gain_of_capture(pos, me, kind_on(pos, sq)))
+            .map(|sq| material::gain_of_capture(pos, me, pos.kind_at(sq)))
             .max()
             .unwrap_or(0);
         if e.saturating_add(gain + self.params.qsearch_margin) <= alpha {
@@ -83,7 +83,7 @@ impl Worker<'_> {
         alpha = alpha.max(best);
         let me = pos.side();
         let steps = pos.steps_left();
-        if steps < 2 || capture::capture_candidates(pos, me, steps).is_empty() {
+        if steps < 2 || threats::capture_candidates(pos, me, steps).is_empty() {
             return best;
         }
         let caps = capture::capture_threats(pos, me, steps);
@@ -94,7 +94,7 @@ impl Worker<'_> {
             let Some(a) = caps.first_action(sq) else {
                 continue;
             };
-            let g = material::gain_of_capture(pos, me, kind_on(pos, sq));
+            let g = material::gain_of_capture(pos, me, pos.kind_at(sq));
             if let Some(m) = moves[..n].iter_mut().find(|m| m.1 == a) {
                 m.0 = m.0.max(g);
             } else if n < MAX_CAPTURES {
@@ -102,7 +102,7 @@ impl Worker<'_> {
                 n += 1;
             }
         }
-        moves[..n].sort_unstable_by(|x, y| y.0.cmp(&x.0));
+        moves[..n].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         for &(_, a) in &moves[..n] {
             self.nodes += 1;
             self.poll();
