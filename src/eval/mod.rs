@@ -6,8 +6,16 @@
 //! officers' placement and rabbit advancement. Their weights live in one
 //! [`Weights`] struct so tuning touches one place.
 
+pub mod blockades;
+pub mod dominance;
+pub mod geometry;
+pub mod hostages;
+pub mod knowledge;
 pub mod material;
+pub mod placement;
+pub mod rabgoal;
 pub mod threats;
+pub mod trapcontrol;
 
 use crate::board::bitboard::{Bitboard, adjacent};
 use crate::board::{Color, Kind, Position, Square};
@@ -54,6 +62,33 @@ pub struct Weights {
     pub threat_second_pct: i32,
     /// ...and of the most valuable one (saving it costs steps).
     pub threat_first_pct: i32,
+
+    // --- Knowledge terms (see `knowledge`); each is off at 0. ---
+    /// Trap control: centi-rabbits per trap at full control...
+    pub tc_scale: i32,
+    /// ...in percent when the owner holds its home trap (defence)...
+    pub tc_defence_pct: i32,
+    /// ...and when the enemy holds it (attack).
+    pub tc_attack_pct: i32,
+    /// Pieces next to a trap the enemy controls with an attacker in reach:
+    /// percent of the piece's value at full control.
+    pub trap_danger_pct: i32,
+    /// Hostages: percent of the hostage's value...
+    pub hostage_pct: i32,
+    /// ...less this for each one the enemy elephant is tied to.
+    pub hostage_holder: i32,
+    /// Framed pieces: percent of their value.
+    pub frame_pct: i32,
+    /// Dominated officers far from support: percent of their value.
+    pub dominance_pct: i32,
+    /// A blockaded elephant (a quarter when one way out is left).
+    pub blockade: i32,
+    /// Rabbit goal threats, percent of the base table.
+    pub rabbit_goal_pct: i32,
+    /// Per open home file near an advanced enemy rabbit, per rank.
+    pub goal_line: i32,
+    /// Placement tables by stronger enemies, percent.
+    pub placement_pct: i32,
 }
 
 impl Default for Weights {
@@ -76,6 +111,19 @@ impl Default for Weights {
             capture_now_pct: 60,
             threat_second_pct: 50,
             threat_first_pct: 10,
+
+            tc_scale: 60,
+            tc_defence_pct: 100,
+            tc_attack_pct: 130,
+            trap_danger_pct: 25,
+            hostage_pct: 30,
+            hostage_holder: 15,
+            frame_pct: 30,
+            dominance_pct: 20,
+            blockade: 80,
+            rabbit_goal_pct: 70,
+            goal_line: 3,
+            placement_pct: 100,
         }
     }
 }
@@ -97,6 +145,19 @@ impl Weights {
         "capture_now_pct",
         "threat_second_pct",
         "threat_first_pct",
+        // Knowledge terms.
+        "tc_scale",
+        "tc_defence_pct",
+        "tc_attack_pct",
+        "trap_danger_pct",
+        "hostage_pct",
+        "hostage_holder",
+        "frame_pct",
+        "dominance_pct",
+        "blockade",
+        "rabbit_goal_pct",
+        "goal_line",
+        "placement_pct",
     ];
 
     /// Sets a scalar weight by name (whole numbers, may be negative).
@@ -120,6 +181,19 @@ impl Weights {
             "capture_now_pct" => &mut self.capture_now_pct,
             "threat_second_pct" => &mut self.threat_second_pct,
             "threat_first_pct" => &mut self.threat_first_pct,
+            // Knowledge terms.
+            "tc_scale" => &mut self.tc_scale,
+            "tc_defence_pct" => &mut self.tc_defence_pct,
+            "tc_attack_pct" => &mut self.tc_attack_pct,
+            "trap_danger_pct" => &mut self.trap_danger_pct,
+            "hostage_pct" => &mut self.hostage_pct,
+            "hostage_holder" => &mut self.hostage_holder,
+            "frame_pct" => &mut self.frame_pct,
+            "dominance_pct" => &mut self.dominance_pct,
+            "blockade" => &mut self.blockade,
+            "rabbit_goal_pct" => &mut self.rabbit_goal_pct,
+            "goal_line" => &mut self.goal_line,
+            "placement_pct" => &mut self.placement_pct,
             _ => return Err(format!("unknown evaluation weight `{name}`")),
         };
         *slot = v;
@@ -158,6 +232,8 @@ impl Evaluator {
         let mut s = material::material(pos, me);
         s += self.side_terms(pos, me) - self.side_terms(pos, me.opp());
         s += self.w.tempo * pos.steps_left() as i32;
+        let k = knowledge::knowledge(pos, &self.w);
+        s += if me == Color::Gold { k } else { -k };
         s + self.capture_terms(pos)
     }
 
