@@ -65,7 +65,7 @@ pub fn dominance(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
                 8
             };
             let share = BY_ATTACKER[top_d as usize] * BY_SUPPORT[sd as usize] * trap * friends;
-            loss += piece_value(pos, c, k) * pct / 100 * share / 4096;
+            loss += piece_value(ctx, c, k) * pct / 100 * share / 4096;
         }
     }
     loss

@@ -127,6 +127,10 @@ pub struct Context {
     /// `stronger[c][k]`: how many enemy pieces outrank a piece of kind `k`
     /// of colour `c`.
     pub stronger: [[u8; 6]; 2],
+    /// Piece counts per colour, by kind (for piece values).
+    pub counts: [super::material::Counts; 2],
+    /// Piece values by colour and kind, filled on first use (0 = not yet).
+    values: [[std::cell::Cell<i32>; 6]; 2],
     /// Trap control per trap, gold minus silver (raw units of
     /// [`super::trapcontrol`]); filled by the trap-control term.
     pub trap: [i32; 4],
@@ -141,18 +145,26 @@ impl Context {
             pos.occupied_by(Color::Gold).and_not(frozen[0]),
             pos.occupied_by(Color::Silver).and_not(frozen[1]),
         ];
+        let mut counts = [[0u32; 6]; 2];
+        for c in Color::BOTH {
+            for k in Kind::ALL {
+                counts[c.index()][k.index()] = pos.count(c, k);
+            }
+        }
         let mut stronger = [[0u8; 6]; 2];
         for c in Color::BOTH {
             let mut above = 0u8;
-            for k in Kind::ALL.iter().rev() {
-                stronger[c.index()][k.index()] = above;
-                above += pos.count(c.opp(), *k) as u8;
+            for k in (0..6).rev() {
+                stronger[c.index()][k] = above;
+                above += counts[c.opp().index()][k] as u8;
             }
         }
         Context {
             frozen,
             free,
             stronger,
+            counts,
+            values: Default::default(),
             trap: [0; 4],
         }
     }
@@ -177,8 +189,30 @@ impl Context {
 
 /// What `c` loses if its piece of `kind` is captured (HarLog, centi-rabbits).
 #[inline]
-pub fn piece_value(pos: &Position, c: Color, kind: Kind) -> i32 {
-    super::material::gain_of_capture(pos, c.opp(), kind)
+pub fn piece_value(ctx: &Context, c: Color, kind: Kind) -> i32 {
+    let slot = &ctx.values[c.index()][kind.index()];
+    let v = slot.get();
+    if v != 0 {
+        return v;
+    }
+    let v = compute_value(ctx, c, kind);
+    slot.set(v);
+    v
+}
+
+fn compute_value(ctx: &Context, c: Color, kind: Kind) -> i32 {
+    use super::material::material_of;
+    let [g, s] = ctx.counts;
+    let before = material_of(&g, &s);
+    let mut after = [g, s];
+    let n = &mut after[c.index()][kind.index()];
+    *n = n.saturating_sub(1);
+    let after = material_of(&after[0], &after[1]);
+    if c == Color::Gold {
+        before - after
+    } else {
+        after - before
+    }
 }
 
 /// Index of the trap nearest `sq` and its distance.

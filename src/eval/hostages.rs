@@ -37,7 +37,7 @@ pub fn hostages(pos: &Position, ctx: &Context, c: Color, pct: i32, holder_cost: 
         }
         let Some(p) = pos.piece_at(sq) else { continue };
         let control = (-saturate(x)).min(256);
-        loss += piece_value(pos, c, p.kind()) * pct / 100 * control / 256;
+        loss += piece_value(ctx, c, p.kind()) * pct / 100 * control / 256;
         if (adjacent(sq) & enemy_elephant).any() {
             loss -= holder_cost;
         }
@@ -49,7 +49,7 @@ pub fn hostages(pos: &Position, ctx: &Context, c: Color, pct: i32, holder_cost: 
 /// each piece of `c` on a trap with every neighbouring square taken,
 /// at least one enemy among them, and no weaker enemy neighbour it could
 /// push aside.
-pub fn frames(pos: &Position, c: Color, pct: i32) -> i32 {
+pub fn frames(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
     if pct == 0 {
         return 0;
     }
@@ -69,7 +69,7 @@ pub fn frames(pos: &Position, c: Color, pct: i32) -> i32 {
             }
         }
         if !escape {
-            loss += piece_value(pos, c, p.kind()) * pct / 100;
+            loss += piece_value(ctx, c, p.kind()) * pct / 100;
         }
     }
     loss
@@ -137,13 +137,13 @@ mod tests {
             "       r", "  mr    ", " RHdr   ", " rrd    ", "  r     ", "        ", "        ",
             "E       ",
         ]);
-        let f = frames(&p, Color::Gold, 40);
+        let f = frames(&p, &ctx_of(&p), Color::Gold, 40);
         assert!(f > 50, "{f}");
         // Free d5: the horse pushes the dog there and gets out.
         let p = pos([
             "       r", "  mr    ", " RHdr   ", " rr     ", "  r     ", "        ", "        ",
             "E       ",
         ]);
-        assert_eq!(frames(&p, Color::Gold, 40), 0);
+        assert_eq!(frames(&p, &ctx_of(&p), Color::Gold, 40), 0);
     }
 }

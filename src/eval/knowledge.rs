@@ -41,7 +41,7 @@ fn side(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> i32 {
     let mut s = 0;
     s -= trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct);
     s -= hostages::hostages(pos, ctx, c, w.hostage_pct, w.hostage_holder);
-    s -= hostages::frames(pos, c, w.frame_pct);
+    s -= hostages::frames(pos, ctx, c, w.frame_pct);
     s -= dominance::dominance(pos, ctx, c, w.dominance_pct);
     s -= blockades::elephant_blockade(pos, c, w.blockade);
     s += rabgoal::rabbit_goal_threats(pos, ctx, c, w.rabbit_goal_pct);

@@ -15,7 +15,7 @@
 //! strong enough to push or pull it close by: this is how a bot walks cats
 //! and rabbits into enemy traps one after another.
 
-use super::geometry::{Context, TRAP_SQUARES, dist, disk, piece_value, trap_owner};
+use super::geometry::{Context, TRAP_SQUARES, disk, piece_value, trap_owner};
 use crate::board::bitboard::adjacent;
 use crate::board::{Color, Kind, Position, Square};
 
@@ -28,30 +28,54 @@ const REACH: [i32; 5] = [5, 8, 4, 2, 1];
 /// Half-saturation of the control difference (raw units).
 const SATURATION: i32 = 200;
 
+const fn make_reach(profile: &[i32; 5]) -> [[i32; 4]; 64] {
+    let mut t = [[0i32; 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < 4 {
+            let tr = TRAP_SQUARES[i] as i32;
+            let df = (sq as i32 % 8 - tr % 8).abs();
+            let dr = (sq as i32 / 8 - tr / 8).abs();
+            let d = (df + dr) as usize;
+            if d <= 4 {
+                t[sq][i] = profile[d];
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// `[profile][square][trap]`: the falloff of a piece on `square` for each
+/// trap (0 beyond four steps); profile 0 for pieces nothing outranks.
+static REACH_TABLE: [[[i32; 4]; 64]; 2] = [make_reach(&REACH_DOMINANT), make_reach(&REACH)];
+
 /// Raw control of the four traps, gold minus silver.
 pub fn raw_control(pos: &Position, ctx: &Context) -> [i32; 4] {
     let mut tc = [0i32; 4];
     for c in Color::BOTH {
         let sign = if c == Color::Gold { 1 } else { -1 };
         let enemy_free = ctx.free[c.opp().index()];
+        let frozen = ctx.frozen[c.index()];
         for k in Kind::ALL {
             let ns = ctx.stronger[c.index()][k.index()] as usize;
-            let base = STRENGTH[ns.min(8)];
-            let reach = if ns == 0 { &REACH_DOMINANT } else { &REACH };
-            let stronger_free = pos.stronger_enemies(c, k) & enemy_free;
+            let base = sign * STRENGTH[ns.min(8)];
+            let reach = &REACH_TABLE[usize::from(ns != 0)];
+            let dominated = (pos.stronger_enemies(c, k) & enemy_free).neighbors();
             for sq in pos.kind_bb(c, k) {
                 // Frozen: half; dominated but free: three quarters.
-                let mut s = base * 4;
-                if ctx.frozen[c.index()].contains(sq) {
-                    s = base * 2;
-                } else if (adjacent(sq) & stronger_free).any() {
-                    s = base * 3;
-                }
-                for (i, &t) in TRAP_SQUARES.iter().enumerate() {
-                    let d = dist(sq, Square::new(t)) as usize;
-                    if d <= 4 {
-                        tc[i] += sign * s * reach[d];
-                    }
+                let s = if frozen.contains(sq) {
+                    base * 2
+                } else if dominated.contains(sq) {
+                    base * 3
+                } else {
+                    base * 4
+                };
+                let r = &reach[sq.index()];
+                for i in 0..4 {
+                    tc[i] += s * r[i];
                 }
             }
         }
@@ -111,7 +135,7 @@ pub fn trap_danger(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
             let control = (-saturate(x)).min(256);
             // Standing on the trap itself: one guard less and it is gone.
             let on_trap = if sq == tsq { 2 } else { 1 };
-            loss += piece_value(pos, c, p.kind()) * pct / 100 * control / 256 * on_trap;
+            loss += piece_value(ctx, c, p.kind()) * pct / 100 * control / 256 * on_trap;
         }
     }
     loss
