@@ -9,7 +9,7 @@
 //! attacker (its support), and when a trap the enemy controls is within two
 //! steps of the piece. It is charged as a share of the piece's value.
 
-use super::geometry::{Context, dist, disk, nearest_trap, piece_value};
+use super::geometry::{Context, disk, dist, nearest_trap, piece_value};
 use crate::board::bitboard::adjacent;
 use crate::board::{Color, Kind, Position, Square};
 
@@ -84,9 +84,8 @@ fn own_at_least(pos: &Position, c: Color, k: Kind) -> crate::board::bitboard::Bi
 
 /// Whether the officer on `sq` has a stronger unfrozen enemy next to it.
 pub fn is_dominated(pos: &Position, ctx: &Context, sq: Square) -> bool {
-    pos.piece_at(sq).is_some_and(|p| {
-        (adjacent(sq) & ctx.free_stronger_enemies(pos, p.color(), p.kind())).any()
-    })
+    pos.piece_at(sq)
+        .is_some_and(|p| (adjacent(sq) & ctx.free_stronger_enemies(pos, p.color(), p.kind())).any())
 }
 
 #[cfg(test)]

@@ -110,7 +110,13 @@ pub fn placement(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
         return 0;
     }
     let mut s = 0;
-    for k in [Kind::Cat, Kind::Dog, Kind::Horse, Kind::Camel, Kind::Elephant] {
+    for k in [
+        Kind::Cat,
+        Kind::Dog,
+        Kind::Horse,
+        Kind::Camel,
+        Kind::Elephant,
+    ] {
         let class = (ctx.stronger[c.index()][k.index()] as usize).min(3);
         let t = &TABLES[class];
         for sq in pos.kind_bb(c, k) {

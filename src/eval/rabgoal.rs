@@ -168,7 +168,11 @@ mod tests {
             "       r", "        ", "        ", " dR     ", "        ", "        ", "        ",
             "       E",
         ]);
-        assert!(steps(&f, Color::Gold, "c5") >= 6, "{}", steps(&f, Color::Gold, "c5"));
+        assert!(
+            steps(&f, Color::Gold, "c5") >= 6,
+            "{}",
+            steps(&f, Color::Gold, "c5")
+        );
     }
 
     #[test]
@@ -187,7 +191,12 @@ mod tests {
         ]);
         let t = |p: &Position| rabbit_goal_threats(p, &Context::new(p), Color::Gold, 100);
         assert!(t(&lone) >= 70, "{}", t(&lone));
-        assert!(t(&guarded) * 2 < t(&lone), "{} vs {}", t(&guarded), t(&lone));
+        assert!(
+            t(&guarded) * 2 < t(&lone),
+            "{} vs {}",
+            t(&guarded),
+            t(&lone)
+        );
         // Defenders on the other wing do not defend this one.
         assert_eq!(t(&far), t(&lone));
         // No runner three ranks up, no threat.
