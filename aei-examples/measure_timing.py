@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures an AEI engine's responsiveness through AEI's own controller code.
 
-Usage: .venv/bin/python aei-examples/measure_timing.py target/release/aamir
+Usage: $VENV/bin/python aei-examples/measure_timing.py target/release/aamir
 
 Prints, over a few runs: the time from starting the engine to its first
 `readyok` (the controllers allow 5 s for `aeiok`), how fast `isready` is

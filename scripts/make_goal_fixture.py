@@ -5,7 +5,7 @@ aamir.
 
 Run with the venv that has the `aei` package:
 
-    /work/venv/bin/python scripts/make_goal_fixture.py --seed 1 \
+    $VENV/bin/python scripts/make_goal_fixture.py --seed 1 \
         --out tests/data/goal-fixture.tsv
 
 Positions are random but built to sit near goal: the side to move has one to

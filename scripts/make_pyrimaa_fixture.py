@@ -21,7 +21,7 @@ For other rows `turns` equals `pyrimaa_turns` and the history is `-`.
 
 Run with the venv that holds the `aei` package, e.g.
 
-    /work/venv/bin/python scripts/make_pyrimaa_fixture.py \
+    $VENV/bin/python scripts/make_pyrimaa_fixture.py \
         --out tests/data/pyrimaa-fixture.tsv
 
 Output is deterministic for a given seed and pyrimaa version.

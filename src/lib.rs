@@ -6,6 +6,8 @@
 //!   game end, notation and records.
 //! - [`eval`]: static evaluation in centi-rabbits.
 //! - [`search`]: finding the best turn within time and depth limits.
+//! - [`settings`]: the declarative tables every engine option, search
+//!   parameter and evaluation weight is declared in (lowest layer).
 //! - [`timecontrol`]: time controls and the clock arithmetic controllers use.
 //! - [`tools`]: the command-line tools built on them (move counting,
 //!   record replay).
@@ -15,5 +17,6 @@ pub mod arena;
 pub mod board;
 pub mod eval;
 pub mod search;
+pub mod settings;
 pub mod timecontrol;
 pub mod tools;

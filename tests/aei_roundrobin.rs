@@ -4,26 +4,18 @@
 //! move and no timeout. This is the real controller's timing and move
 //! checking, not ours.
 //!
-//! Needs the Python `aei` package in the venv named by `AAMIR_VENV`
-//! (default `.venv` in the checkout).
+//! Needs the Python `aei` package: the venv named by `AAMIR_VENV`, or one
+//! the tests make under the target directory on first use (`pyenv`).
+
+mod pyenv;
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The venv with AEI's `aei` package, made on first use (see `pyenv`).
 fn venv() -> PathBuf {
-    let dir = std::env::var_os("AAMIR_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv"));
-    let rr = dir.join("bin").join("roundrobin");
-    assert!(
-        rr.exists(),
-        "AEI's `roundrobin` not found at {}: create the venv with \
-         `python3 -m venv .venv && .venv/bin/pip install aei==1.4.1` \
-         (or point AAMIR_VENV at a venv that has it)",
-        rr.display()
-    );
-    dir
+    pyenv::venv()
 }
 
 /// What one `roundrobin` run printed and the record it wrote.

@@ -19,6 +19,12 @@
 //! reported so far. Every answer is checked against the rules before it
 //! goes out; a `bestmove` never changes the game (the controller sends it
 //! back with `makemove`).
+//!
+//! A panic anywhere ends the process: the release build aborts on panic,
+//! and the binary makes every other build do the same (`main`), so a
+//! controller sees the engine exit (stdout closed, a failure status)
+//! rather than a session that carries on in an unknown state. A panic is a
+//! bug; nothing here tries to recover from one.
 
 use super::options::{AeiOption, parse_option};
 use super::protocol::{Command, ParseError, parse_command, reply};
@@ -26,12 +32,11 @@ use super::setup::choose_setup;
 use super::time::{Clock, TurnPlan, schedule};
 use crate::board::notation::format_steps;
 use crate::board::{Color, Game, Phase, Position};
-use crate::search::{Limits, Params, Report, SearchResult, Searcher};
+use crate::search::{EngineConfig, Limits, Report, SearchResult, Searcher};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -41,10 +46,6 @@ use std::time::{Duration, Instant};
 /// Longest input line kept; the rest of a longer one is dropped and the
 /// line reported as malformed (no controller sends anything near this).
 const MAX_LINE: usize = 64 * 1024;
-/// Transposition table size until the controller sets `hash`.
-pub const DEFAULT_HASH_MB: usize = 64;
-/// Search threads until the controller sets `threads`.
-pub const DEFAULT_THREADS: usize = 1;
 /// Progress lines for an unfinished iteration are sent at most this often.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 /// How long `stop` waits for the search to return before answering for it.
@@ -56,16 +57,14 @@ const FLUSH_WAIT: Duration = Duration::from_millis(500);
 /// session is generic over it so that its tests can drive it with
 /// stand-ins (a search that never ends by itself, one that ignores `stop`).
 pub trait SearchBackend: Send + 'static {
-    fn create(hash_mb: usize, threads: usize) -> Self;
-    fn set_hash_mb(&mut self, mb: usize);
+    fn create(config: &EngineConfig) -> Self;
+    /// Takes the session's whole configuration (after any option changed).
+    fn configure(&mut self, config: &EngineConfig);
     /// The table size actually allocated, in MB (stand-ins have none).
     fn hash_mb(&self) -> usize {
         usize::MAX
     }
-    fn set_threads(&mut self, n: usize);
     fn new_game(&mut self);
-    /// Search parameters (AEI options named after `Params` fields).
-    fn set_params(&mut self, _params: &Params) {}
     fn search(
         &mut self,
         game: &Game,
@@ -76,23 +75,17 @@ pub trait SearchBackend: Send + 'static {
 }
 
 impl SearchBackend for Searcher {
-    fn create(hash_mb: usize, threads: usize) -> Self {
-        Searcher::new(hash_mb, threads)
+    fn create(config: &EngineConfig) -> Self {
+        Searcher::new(config)
     }
-    fn set_hash_mb(&mut self, mb: usize) {
-        Searcher::set_hash_mb(self, mb)
+    fn configure(&mut self, config: &EngineConfig) {
+        Searcher::configure(self, config)
     }
     fn hash_mb(&self) -> usize {
         Searcher::hash_mb(self)
     }
-    fn set_threads(&mut self, n: usize) {
-        Searcher::set_threads(self, n)
-    }
     fn new_game(&mut self) {
         Searcher::new_game(self)
-    }
-    fn set_params(&mut self, params: &Params) {
-        Searcher::set_params(self, params.clone())
     }
     fn search(
         &mut self,
@@ -392,9 +385,10 @@ fn first_turn(pv: &str) -> String {
 /// Settings the searcher takes once it is back from a search.
 #[derive(Default)]
 struct Pending {
-    hash_mb: Option<usize>,
-    threads: Option<usize>,
-    params: bool,
+    /// The configuration changed.
+    config: bool,
+    /// `hash` changed: check what the system granted.
+    hash: bool,
     new_game: bool,
 }
 
@@ -419,15 +413,17 @@ struct Engine<S: SearchBackend> {
     game: Game,
     /// `None` while a search thread has it.
     searcher: Option<S>,
-    hash_mb: usize,
-    threads: usize,
-    params: Params,
+    /// Table size, threads, depth limit, search parameters, weights: the
+    /// options' one home; the searcher gets a copy whenever it changes.
+    config: EngineConfig,
     pending: Pending,
     running: Option<Running>,
     /// The answer of a ponder that ended by itself, for a later `stop`.
     ponder_answer: Option<String>,
-    depth: Option<u32>,
     seed: Option<u64>,
+    /// `debug_panic`: the next search panics (debug builds, for tests).
+    #[cfg(debug_assertions)]
+    panic_next_search: bool,
     rng: Option<StdRng>,
     clock: Clock,
     info: GameInfo,
@@ -444,14 +440,13 @@ impl<S: SearchBackend> Engine<S> {
             opened: false,
             game: new_game(),
             searcher: None,
-            hash_mb: DEFAULT_HASH_MB,
-            threads: DEFAULT_THREADS,
-            params: Params::default(),
+            config: EngineConfig::default(),
             pending: Pending::default(),
             running: None,
             ponder_answer: None,
-            depth: None,
             seed: None,
+            #[cfg(debug_assertions)]
+            panic_next_search: false,
             rng: None,
             clock: Clock::new(Instant::now()),
             info: GameInfo {
@@ -593,8 +588,7 @@ impl<S: SearchBackend> Engine<S> {
 
     /// A fresh searcher with the session's settings.
     fn make_searcher(&self) -> S {
-        let mut s = S::create(self.hash_mb, self.threads);
-        s.set_params(&self.params);
+        let s = S::create(&self.config);
         self.check_hash(&s);
         s
     }
@@ -602,10 +596,10 @@ impl<S: SearchBackend> Engine<S> {
     /// Warns when the system gave the table less memory than `hash` asked.
     fn check_hash(&self, s: &S) {
         let got = s.hash_mb();
-        if got < self.hash_mb {
+        let asked = self.config.engine.hash;
+        if got < asked {
             self.out.warning(&format!(
-                "`hash`: the system refused {} MB for the table; using {got} MB",
-                self.hash_mb
+                "`hash`: the system refused {asked} MB for the table; using {got} MB"
             ));
         }
     }
@@ -692,33 +686,29 @@ impl<S: SearchBackend> Engine<S> {
             return;
         }
         match opt {
-            AeiOption::Hash(mb) => {
-                self.hash_mb = mb;
+            AeiOption::Setting(name, value) => {
+                // Checked when parsed; a failure here would be a bug.
+                if let Err(e) = self.config.set(&name, &value) {
+                    self.out.error(&format!("{e}; ignored"));
+                    return;
+                }
+                let hash = name == "hash";
                 match self.searcher.as_mut() {
-                    Some(s) => s.set_hash_mb(mb),
-                    None => self.pending.hash_mb = Some(mb),
+                    Some(s) => {
+                        s.configure(&self.config);
+                        if hash {
+                            self.check_hash(self.searcher.as_ref().expect("present"));
+                        }
+                    }
+                    None => {
+                        self.pending.config = true;
+                        self.pending.hash |= hash;
+                    }
                 }
-                if let Some(s) = &self.searcher {
-                    self.check_hash(s);
-                }
-                log::info!("hash set to {mb} MB");
+                log::info!("{name} set to {value}");
             }
-            AeiOption::Threads(n) => {
-                self.threads = n;
-                match self.searcher.as_mut() {
-                    Some(s) => s.set_threads(n),
-                    None => self.pending.threads = Some(n),
-                }
-            }
-            AeiOption::SearchParam(name, value) => {
-                // Checked when parsed, so this cannot fail.
-                let _ = self.params.set(&name, &value);
-                match self.searcher.as_mut() {
-                    Some(s) => s.set_params(&self.params),
-                    None => self.pending.params = true,
-                }
-            }
-            AeiOption::Depth(d) => self.depth = d,
+            #[cfg(debug_assertions)]
+            AeiOption::DebugPanic => self.panic_next_search = true,
             AeiOption::Seed(s) => {
                 self.seed = s;
                 self.rng = None;
@@ -954,7 +944,7 @@ impl<S: SearchBackend> Engine<S> {
         let limits = Limits {
             soft: sched.soft,
             hard: sched.hard,
-            depth: self.depth,
+            depth: self.config.engine.depth_limit(),
             nodes: None,
         };
         self.next_id += 1;
@@ -970,24 +960,17 @@ impl<S: SearchBackend> Engine<S> {
         let thread_stop = stop.clone();
         let thread_game = game.clone();
         let tx = self.events_tx.clone();
-        let (hash_mb, threads, params) = (self.hash_mb, self.threads, self.params.clone());
+        #[cfg(debug_assertions)]
+        let panic_now = std::mem::take(&mut self.panic_next_search);
         let spawned = thread::Builder::new().name("search".into()).spawn(move || {
-            let outcome = catch_unwind(AssertUnwindSafe(|| {
-                searcher.search(&thread_game, &limits, &thread_stop, &mut |r: &Report| {
-                    reporter.report(r)
-                })
-            }));
-            let result = match outcome {
-                Ok(r) => r,
-                Err(_) => {
-                    // Keep playing: a fresh searcher, and the loop
-                    // answers with the best move reported or a legal one.
-                    log::error!("the search panicked");
-                    searcher = S::create(hash_mb, threads);
-                    searcher.set_params(&params);
-                    None
-                }
-            };
+            #[cfg(debug_assertions)]
+            if panic_now {
+                panic!("debug_panic: the test-only panic in the search thread");
+            }
+            // No guard: a panic here ends the process (see the module docs).
+            let result = searcher.search(&thread_game, &limits, &thread_stop, &mut |r: &Report| {
+                reporter.report(r)
+            });
             let _ = tx.send(Event::SearchDone(Box::new(Finished {
                 id,
                 searcher,
@@ -1020,15 +1003,11 @@ impl<S: SearchBackend> Engine<S> {
 
     fn on_finished(&mut self, f: Finished<S>) {
         let mut searcher = f.searcher;
-        if let Some(mb) = self.pending.hash_mb.take() {
-            searcher.set_hash_mb(mb);
+        if std::mem::take(&mut self.pending.config) {
+            searcher.configure(&self.config);
+        }
+        if std::mem::take(&mut self.pending.hash) {
             self.check_hash(&searcher);
-        }
-        if let Some(n) = self.pending.threads.take() {
-            searcher.set_threads(n);
-        }
-        if std::mem::take(&mut self.pending.params) {
-            searcher.set_params(&self.params);
         }
         if std::mem::take(&mut self.pending.new_game) {
             searcher.new_game();
@@ -1263,11 +1242,10 @@ mod tests {
     struct Endless;
 
     impl SearchBackend for Endless {
-        fn create(_: usize, _: usize) -> Self {
+        fn create(_: &EngineConfig) -> Self {
             Endless
         }
-        fn set_hash_mb(&mut self, _: usize) {}
-        fn set_threads(&mut self, _: usize) {}
+        fn configure(&mut self, _: &EngineConfig) {}
         fn new_game(&mut self) {}
         fn search(
             &mut self,
@@ -1303,11 +1281,10 @@ mod tests {
     struct Stubborn;
 
     impl SearchBackend for Stubborn {
-        fn create(_: usize, _: usize) -> Self {
+        fn create(_: &EngineConfig) -> Self {
             Stubborn
         }
-        fn set_hash_mb(&mut self, _: usize) {}
-        fn set_threads(&mut self, _: usize) {}
+        fn configure(&mut self, _: &EngineConfig) {}
         fn new_game(&mut self) {}
         fn search(
             &mut self,
@@ -1330,27 +1307,6 @@ mod tests {
             });
             thread::sleep(Duration::from_secs(2));
             Some(result(game, 1))
-        }
-    }
-
-    /// Panics.
-    struct Panicky;
-
-    impl SearchBackend for Panicky {
-        fn create(_: usize, _: usize) -> Self {
-            Panicky
-        }
-        fn set_hash_mb(&mut self, _: usize) {}
-        fn set_threads(&mut self, _: usize) {}
-        fn new_game(&mut self) {}
-        fn search(
-            &mut self,
-            _: &Game,
-            _: &Limits,
-            _: &AtomicBool,
-            _: &mut dyn FnMut(&Report),
-        ) -> Option<SearchResult> {
-            panic!("a test search panics")
         }
     }
 
@@ -1539,18 +1495,6 @@ mod tests {
         let got = s.until("bestmove", 5.0);
         assert!(got.last().unwrap().0 - sent < Duration::from_secs(5));
         opening_game().play(&Live::bestmoves(&got)[0]).unwrap();
-    }
-
-    #[test]
-    fn panicking_search_still_answers() {
-        let mut s = Live::start::<Panicky>();
-        s.send(OPENING);
-        s.send("go");
-        let got = s.until("bestmove", 5.0);
-        opening_game().play(&Live::bestmoves(&got)[0]).unwrap();
-        // And the session goes on.
-        s.send("isready");
-        s.until("readyok", 5.0);
     }
 
     #[test]

@@ -559,7 +559,7 @@ mod tests {
         ] {
             assert!(c.apply(&o));
         }
-        assert!(!c.apply(&AeiOption::Hash(4)));
+        assert!(!c.apply(&AeiOption::Setting("hash".into(), "4".into())));
         assert!(c.timed(Color::Gold));
         assert_eq!(c.reserve(Color::Silver), s(90.0));
         c.apply(&AeiOption::Reserve(Color::Gold, s(30.0)));

@@ -16,7 +16,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use error::{IllegalReason, MoveError, NotationError};
 pub use game::{Game, Phase, Played};
-pub use position::{Capture, EndReason, Outcome, Position};
+pub use position::{Capture, EndReason, Outcome, Position, STEPS_PER_TURN};
 pub use stepgen::{Action, ActionKind, ActionList, Step, Undo};
 pub use turngen::{Turn, TurnCount};
 pub use types::{Color, Dir, Kind, Piece, Square};

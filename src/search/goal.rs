@@ -34,7 +34,7 @@
 //!    displaced or captured), traps on the path (a friend must stand next to
 //!    the trap when the rabbit steps on it).
 //! 4. Each obstacle names the preparatory actions that could remove it, as
-//!    three square sets ([`Needs`]): friends that should move off a square,
+//!    three square sets (`Needs`): friends that should move off a square,
 //!    enemies that should be displaced, squares a friend should arrive on.
 //!    Preparations can need preparing themselves (the pusher is frozen, the
 //!    blocker has nowhere to go, the helper is two squares away, the helper's

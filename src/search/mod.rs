@@ -7,6 +7,7 @@
 
 pub mod alphabeta;
 pub mod capture;
+pub mod config;
 pub mod goal;
 pub mod params;
 pub mod tt;
@@ -14,9 +15,10 @@ pub mod variants;
 
 use crate::board::notation::{format_pv, format_steps};
 use crate::board::stepgen::{ActionList, generate_actions};
-use crate::board::{Game, Phase, Position, Step};
+use crate::board::{Game, Phase, Position, STEPS_PER_TURN, Step};
 use crate::eval::Evaluator;
 use alphabeta::{INF, NodeCtx, Worker};
+pub use config::{EngineConfig, EngineOptions, MAX_DEPTH};
 pub use params::Params;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -67,12 +69,13 @@ pub struct SearchResult {
 
 /// A search engine with its tables; reused across moves of a game.
 pub struct Searcher {
-    hash_mb: usize,
-    threads: usize,
+    config: EngineConfig,
     tt: Option<TranspositionTable>,
     eval: Evaluator,
-    params: Params,
 }
+
+/// A whole turn in steps, as depths and plies count them.
+const TURN: i32 = STEPS_PER_TURN as i32;
 
 /// One root turn and what the last iteration learnt of it.
 #[derive(Clone)]
@@ -83,62 +86,45 @@ struct RootMove {
     score: i32,
 }
 
-/// Deepest iteration when nothing else limits the search.
-const MAX_DEPTH: u32 = 120;
-
 impl Searcher {
-    pub fn new(hash_mb: usize, threads: usize) -> Searcher {
-        let hash_mb = hash_mb.max(1);
+    /// A searcher with its table allocated, configured by `config` whole.
+    pub fn new(config: &EngineConfig) -> Searcher {
         // Tables built once per process, here rather than on the first move.
         crate::eval::material::warm_up();
         Searcher {
-            hash_mb,
-            threads: threads.max(1),
-            tt: Some(TranspositionTable::new(hash_mb)),
-            eval: Evaluator::default(),
-            params: Params::default(),
+            tt: Some(TranspositionTable::new(config.engine.hash.max(1))),
+            eval: Evaluator {
+                w: config.eval.clone(),
+            },
+            config: config.clone(),
         }
     }
 
-    /// Resizes the transposition table (AEI `hash`, in MB) at once, so the
-    /// next `go` does not pay for it. (The AEI session creates the searcher
-    /// only after answering the handshake.)
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        let mb = mb.max(1);
-        if mb != self.hash_mb {
-            self.hash_mb = mb;
+    /// Takes a new configuration. A new `hash` size resizes the table at
+    /// once, so the next `go` does not pay for it. (The AEI session creates
+    /// the searcher only after answering the handshake.)
+    pub fn configure(&mut self, config: &EngineConfig) {
+        if config.engine.hash != self.config.engine.hash {
             self.tt = None;
-            self.tt = Some(TranspositionTable::new(mb));
+            self.tt = Some(TranspositionTable::new(config.engine.hash.max(1)));
         }
+        self.eval = Evaluator {
+            w: config.eval.clone(),
+        };
+        self.config = config.clone();
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
     }
 
     /// The table's size in MB as allocated: less than asked for when the
     /// system refused the memory.
     pub fn hash_mb(&self) -> usize {
-        self.tt.as_ref().map_or(self.hash_mb, |t| t.megabytes())
-    }
-
-    /// Search threads (AEI `threads`).
-    pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
-    }
-
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-
-    /// The search parameters in use.
-    pub fn params(&self) -> &Params {
-        &self.params
-    }
-
-    /// Replaces the search parameters (AEI options, matches between
-    /// settings, measurements).
-    pub fn set_params(&mut self, p: Params) {
-        self.eval = Evaluator {
-            w: p.weights.clone(),
-        };
-        self.params = p;
+        self.tt
+            .as_ref()
+            .map_or(self.config.engine.hash, |t| t.megabytes())
     }
 
     /// Forgets everything learned (AEI `newgame`).
@@ -149,7 +135,7 @@ impl Searcher {
     }
 
     fn table(&mut self) -> &TranspositionTable {
-        let mb = self.hash_mb;
+        let mb = self.config.engine.hash.max(1);
         self.tt.get_or_insert_with(|| TranspositionTable::new(mb))
     }
 
@@ -205,7 +191,7 @@ impl Searcher {
                     pv: best.clone(),
                     best,
                     steps: m.steps.clone(),
-                    score: WIN - 4,
+                    score: WIN - TURN,
                     depth: 0,
                     nodes: 0,
                 });
@@ -214,7 +200,8 @@ impl Searcher {
         self.table();
         let tt = self.tt.as_ref().expect("table allocated above");
         tt.new_search();
-        let params = &self.params;
+        let params = &self.config.search;
+        let threads = self.config.engine.threads;
         let eval = &self.eval;
         let helpers_stop = AtomicBool::new(false);
         let total_nodes = AtomicU64::new(0);
@@ -222,7 +209,7 @@ impl Searcher {
             // Helper threads (lazy SMP): the same iterative deepening on
             // their own copy of the root list, every other one a step
             // deeper, filling the shared table for the main thread.
-            for k in 1..self.threads {
+            for k in 1..threads {
                 let mut their_moves: Vec<RootMove> = moves.clone();
                 let (helpers_stop, total_nodes, root) = (&helpers_stop, &total_nodes, &root);
                 s.spawn(move || {
@@ -240,7 +227,7 @@ impl Searcher {
                         &mut their_moves,
                         &unlimited,
                         start,
-                        4 + (k as u32 & 1),
+                        TURN as u32 + (k as u32 & 1),
                         &mut |_| {},
                     );
                     w.flush_nodes();
@@ -256,7 +243,16 @@ impl Searcher {
                 limits.nodes,
             );
             w.shared_nodes = Some(&total_nodes);
-            let r = iterate(&mut w, tt, &root, &mut moves, limits, start, 4, report);
+            let r = iterate(
+                &mut w,
+                tt,
+                &root,
+                &mut moves,
+                limits,
+                start,
+                TURN as u32,
+                report,
+            );
             w.flush_nodes();
             helpers_stop.store(true, Ordering::Relaxed);
             r
@@ -338,31 +334,19 @@ fn iterate(
                 w.path.push(child.hash());
                 let ctx = NodeCtx {
                     turn_start: child.hash(),
-                    depth: depth as i32 - 4,
-                    ply: 4,
-                    null_ok: true,
+                    depth: depth as i32 - TURN,
+                    ply: TURN,
                     ext_left: params.goal_extensions,
                 };
                 let s = if i == 0 || !params.pvs {
                     -w.search(child, ctx, -hi, -alpha)
                 } else {
-                    let red = if params.root_lmr > 0 && i >= params.root_lmr_after {
-                        params.root_lmr.min(ctx.depth - 1).max(0)
-                    } else {
-                        0
-                    };
-                    let reduced = NodeCtx {
-                        depth: ctx.depth - red,
-                        ..ctx
-                    };
-                    let mut s = -w.search(child, reduced, -alpha - 1, -alpha);
-                    if red > 0 && s > alpha && !w.aborted {
-                        s = -w.search(child, ctx, -alpha - 1, -alpha);
-                    }
+                    let s = -w.search(child, ctx, -alpha - 1, -alpha);
                     if s > alpha && s < hi && !w.aborted {
-                        s = -w.search(child, ctx, -hi, -alpha);
+                        -w.search(child, ctx, -hi, -alpha)
+                    } else {
+                        s
                     }
-                    s
                 };
                 if w.aborted {
                     break;
@@ -521,8 +505,15 @@ mod tests {
         parse_side_and_board(&text).unwrap()
     }
 
+    /// A one-thread searcher with a table of `mb` MB.
+    fn sized(mb: usize) -> Searcher {
+        let mut c = EngineConfig::default();
+        c.engine.hash = mb;
+        Searcher::new(&c)
+    }
+
     fn run(game: &Game, limits: Limits) -> SearchResult {
-        let mut s = Searcher::new(16, 1);
+        let mut s = sized(16);
         let stop = AtomicBool::new(false);
         s.search(game, &limits, &stop, &mut |_| {}).unwrap()
     }
@@ -608,7 +599,7 @@ mod tests {
     fn every_answer_is_legal_over_random_games() {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let mut searcher = Searcher::new(8, 1);
+        let mut searcher = sized(8);
         let stop = AtomicBool::new(false);
         for _ in 0..4 {
             let mut game = Game::from_position(Position::standard_opening(), 1);
@@ -637,7 +628,7 @@ mod tests {
     fn stop_flag_ends_an_unlimited_search() {
         let game = Game::from_position(Position::standard_opening(), 1);
         let stop = AtomicBool::new(false);
-        let mut s = Searcher::new(8, 1);
+        let mut s = sized(8);
         let t0 = Instant::now();
         std::thread::scope(|sc| {
             sc.spawn(|| {
@@ -655,7 +646,7 @@ mod tests {
     fn no_answer_without_a_game_to_play() {
         let game = Game::new();
         let stop = AtomicBool::new(false);
-        let mut s = Searcher::new(1, 1);
+        let mut s = sized(1);
         assert!(s.search(&game, &depth(4), &stop, &mut |_| {}).is_none());
     }
 }

@@ -2,19 +2,17 @@
 //! (depth, score, nodes, speed, PV) and the best move.
 
 use crate::board::Game;
-use crate::search::{Limits, Params, Report, Searcher};
+use crate::search::{EngineConfig, Limits, Report, Searcher};
 use crate::tools::movecount::load_position;
 use anyhow::{Context, Result};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// Options of one analysis.
+/// Options of one analysis: a thinking time, and the engine's
+/// configuration (its `depth` option is the depth limit).
 pub struct AnalyzeOptions {
     pub time: Option<f64>,
-    pub depth: Option<u32>,
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub params: Params,
+    pub config: EngineConfig,
 }
 
 fn print_report(r: &Report) {
@@ -38,12 +36,12 @@ pub fn run(position: &str, opts: &AnalyzeOptions) -> Result<()> {
         println!("game over: {} wins by {}", o.winner.name(), o.reason.name());
         return Ok(());
     }
-    let mut searcher = Searcher::new(opts.hash_mb, opts.threads);
-    searcher.set_params(opts.params.clone());
+    let mut searcher = Searcher::new(&opts.config);
+    let depth = opts.config.engine.depth_limit();
     // An analysis is asked for a fixed time: it thinks that long (starting
     // iterations until then and cutting the last one), with no reserve to
     // save and no reason to stop early.
-    let time = match (opts.time, opts.depth) {
+    let time = match (opts.time, depth) {
         (Some(t), _) => Some(Duration::from_secs_f64(t)),
         (None, None) => Some(Duration::from_secs(5)),
         (None, Some(_)) => None,
@@ -51,7 +49,7 @@ pub fn run(position: &str, opts: &AnalyzeOptions) -> Result<()> {
     let limits = Limits {
         soft: time,
         hard: time,
-        depth: opts.depth,
+        depth,
         nodes: None,
     };
     let stop = AtomicBool::new(false);
