@@ -29,10 +29,11 @@
 use super::options::{AeiOption, parse_option};
 use super::protocol::{Command, ParseError, parse_command, reply};
 use super::setup::choose_setup;
-use super::time::{Clock, TurnPlan, schedule};
-use crate::board::notation::format_steps;
-use crate::board::{Color, Game, Phase, Position};
+use super::time::apply_clock_option;
+use crate::board::{Color, Game, Phase, Position, Turn, pv_notation};
+use crate::lineio::read_line_bounded;
 use crate::search::{EngineConfig, Limits, Report, SearchResult, Searcher};
+use crate::timeman::{Clock, TurnPlan, schedule};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::VecDeque;
@@ -258,40 +259,6 @@ fn read_lines<R: BufRead, S>(mut input: R, tx: Sender<Event<S>>) {
     }
 }
 
-/// Reads one line (without its `\n`) into `out`, keeping at most `max`
-/// bytes. `None` at end of input, else whether the line was cut.
-fn read_line_bounded<R: BufRead>(
-    r: &mut R,
-    out: &mut Vec<u8>,
-    max: usize,
-) -> io::Result<Option<bool>> {
-    let mut any = false;
-    let mut cut = false;
-    loop {
-        let avail = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            return Ok(any.then_some(cut));
-        }
-        any = true;
-        let newline = avail.iter().position(|&b| b == b'\n');
-        let chunk = &avail[..newline.unwrap_or(avail.len())];
-        let room = max.saturating_sub(out.len());
-        if chunk.len() > room {
-            cut = true;
-        }
-        out.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = newline.map_or(avail.len(), |i| i + 1);
-        r.consume(used);
-        if newline.is_some() {
-            return Ok(Some(cut));
-        }
-    }
-}
-
 // ---------------------------------------------------------------- search
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -325,24 +292,25 @@ struct Running {
     stop_at: Option<Instant>,
     answer_by: Option<Instant>,
     /// The first turn of the latest reported PV.
-    best_so_far: Arc<Mutex<Option<String>>>,
+    best_so_far: Arc<Mutex<Option<Turn>>>,
 }
 
 /// Turns the search's reports into `info` lines, unfinished iterations
 /// no more often than [`PROGRESS_INTERVAL`].
 struct Reporter {
     out: Output,
-    best_so_far: Arc<Mutex<Option<String>>>,
+    /// The searched position, which the PV's notation starts from.
+    root: Position,
+    best_so_far: Arc<Mutex<Option<Turn>>>,
     last_progress: Option<Instant>,
 }
 
 impl Reporter {
     fn report(&mut self, r: &Report) {
-        let first = first_turn(&r.pv);
-        if !first.is_empty()
+        if let Some(first) = r.pv.first()
             && let Ok(mut b) = self.best_so_far.lock()
         {
-            *b = Some(first);
+            *b = Some(first.clone());
         }
         if r.in_progress {
             let now = Instant::now();
@@ -362,22 +330,16 @@ impl Reporter {
         self.out.line(reply::info("depth", depth));
         self.out.line(reply::info("score", r.score));
         self.out.line(reply::info("nodes", r.nodes));
-        if !r.pv.trim().is_empty() {
-            self.out.line(reply::info("pv", r.pv.trim()));
+        match pv_notation(&self.root, &r.pv) {
+            Ok(pv) if !pv.is_empty() => self.out.line(reply::info("pv", pv)),
+            Ok(_) => {}
+            Err(e) => log::warn!("a PV the rules refuse, not sent: {e}"),
         }
         self.out.line(reply::info("time", r.elapsed.as_secs()));
         if let Some(n) = r.current_move {
             self.out.line(reply::info("currmovenumber", n));
         }
     }
-}
-
-/// The first turn of a PV: the tokens before the first side letter.
-fn first_turn(pv: &str) -> String {
-    pv.split_whitespace()
-        .take_while(|t| t.len() > 1)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 // ---------------------------------------------------------------- engine
@@ -419,7 +381,7 @@ struct Engine<S: SearchBackend> {
     pending: Pending,
     running: Option<Running>,
     /// The answer of a ponder that ended by itself, for a later `stop`.
-    ponder_answer: Option<String>,
+    ponder_answer: Option<Turn>,
     seed: Option<u64>,
     /// `debug_panic`: the next search panics (debug builds, for tests).
     #[cfg(debug_assertions)]
@@ -544,7 +506,7 @@ impl<S: SearchBackend> Engine<S> {
         self.out
             .warning(&format!("{why}; answering with the best move known"));
         let mv = known
-            .filter(|m| game.clone().play(m).is_ok())
+            .and_then(|t| checked_notation(&game, &t))
             .or_else(|| fallback_turn(&game));
         self.send_bestmove(mv, &game, plan.as_ref());
     }
@@ -682,7 +644,7 @@ impl<S: SearchBackend> Engine<S> {
             }
             return;
         }
-        if self.clock.apply(&opt) {
+        if apply_clock_option(&mut self.clock, &opt) {
             return;
         }
         match opt {
@@ -796,9 +758,12 @@ impl<S: SearchBackend> Engine<S> {
             self.await_answer(id);
             return;
         }
-        if let Some(mv) = self.ponder_answer.take() {
-            self.out.line(reply::bestmove(&mv));
-            return;
+        if let Some(t) = self.ponder_answer.take() {
+            // Kept only while the game stays as pondered; checked anyway.
+            if let Some(mv) = checked_notation(&self.game, &t) {
+                self.out.line(reply::bestmove(&mv));
+                return;
+            }
         }
         // Usually a race: the answer crossed the controller's `stop`.
         self.out.warning("`stop`: no search is running; ignored");
@@ -946,6 +911,7 @@ impl<S: SearchBackend> Engine<S> {
             hard: sched.hard,
             depth: self.config.engine.depth_limit(),
             nodes: None,
+            time_params: self.clock.params.clone(),
         };
         self.next_id += 1;
         let id = self.next_id;
@@ -954,6 +920,7 @@ impl<S: SearchBackend> Engine<S> {
         let game = self.game.clone();
         let mut reporter = Reporter {
             out: self.out.clone(),
+            root: game.position().clone(),
             best_so_far: best_so_far.clone(),
             last_progress: None,
         };
@@ -1032,15 +999,18 @@ impl<S: SearchBackend> Engine<S> {
             SearchKind::Go => !r.silent,
             SearchKind::Ponder => r.answer_ponder,
         };
+        // Every answer is checked against the rules before it goes out.
         let answer = f
             .result
             .map(|res| res.best)
-            .filter(|m| r.game.clone().play(m).is_ok());
+            .filter(|t| checked_notation(&r.game, t).is_some());
         if owed {
-            let mv = answer.or_else(|| {
-                log::warn!("the search gave no legal move; answering with a legal turn");
-                fallback_turn(&r.game)
-            });
+            let mv = answer
+                .and_then(|t| checked_notation(&r.game, &t))
+                .or_else(|| {
+                    log::warn!("the search gave no legal move; answering with a legal turn");
+                    fallback_turn(&r.game)
+                });
             self.send_bestmove(mv, &r.game, r.plan.as_ref());
         } else if r.kind == SearchKind::Ponder && !r.silent {
             self.ponder_answer = answer;
@@ -1077,42 +1047,24 @@ fn new_game() -> Game {
     g
 }
 
+/// The turn's notation if the rules accept it in `game` (which stays as
+/// it is: the controller sends the move back with `makemove`).
+fn checked_notation(game: &Game, turn: &Turn) -> Option<String> {
+    game.clone()
+        .play_turn(turn)
+        .ok()
+        .map(|played| played.notation)
+}
+
 /// Any legal turn, for when the search gave none in time.
 fn fallback_turn(game: &Game) -> Option<String> {
     let turn = game.legal_turns().into_iter().next()?;
-    format_steps(game.position(), &turn.steps()).ok()
+    checked_notation(game, &turn)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bounded_lines() {
-        let mut r = io::Cursor::new(b"isready\r\nabc\n\nlast".to_vec());
-        let mut buf = Vec::new();
-        let mut lines = Vec::new();
-        while let Some(cut) = read_line_bounded(&mut r, &mut buf, 5).unwrap() {
-            lines.push((String::from_utf8_lossy(&buf).into_owned(), cut));
-            buf.clear();
-        }
-        assert_eq!(
-            lines,
-            [
-                ("isrea".to_string(), true),
-                ("abc".to_string(), false),
-                (String::new(), false),
-                ("last".to_string(), false)
-            ]
-        );
-    }
-
-    #[test]
-    fn first_turn_of_a_pv() {
-        assert_eq!(first_turn("Ed2n Ed3n s ee7s g Ed4n"), "Ed2n Ed3n");
-        assert_eq!(first_turn("Ed2n rc3x"), "Ed2n rc3x");
-        assert_eq!(first_turn(""), "");
-    }
 
     /// A session driven in-process: lines in, lines out.
     fn session(input: &str) -> (Exit, Vec<String>) {
@@ -1219,21 +1171,19 @@ mod tests {
         g
     }
 
-    fn first_legal(game: &Game) -> (String, Vec<crate::board::Step>) {
+    fn first_legal(game: &Game) -> (String, Turn) {
         let t = game.legal_turns().into_iter().next().expect("a legal turn");
-        let steps = t.steps();
-        (format_steps(game.position(), &steps).unwrap(), steps)
+        (t.notation(game.position()).unwrap(), t)
     }
 
     fn result(game: &Game, depth: u32) -> SearchResult {
-        let (best, steps) = first_legal(game);
+        let (_, best) = first_legal(game);
         SearchResult {
             best: best.clone(),
-            steps,
             score: 0,
             depth,
             nodes: 1,
-            pv: best,
+            pv: vec![best],
         }
     }
 
@@ -1295,14 +1245,17 @@ mod tests {
         ) -> Option<SearchResult> {
             // The last legal turn, so that it differs from the fallback.
             let t = game.legal_turns().pop()?;
-            let best = format_steps(game.position(), &t.steps()).unwrap();
+            // A PV of two turns: the session answers with the first.
+            let mut after = game.clone();
+            after.play_turn(&t).ok()?;
+            let reply = after.legal_turns().into_iter().next()?;
             report(&Report {
                 depth: 1,
                 in_progress: false,
                 score: 0,
                 nodes: 1,
                 elapsed: Duration::ZERO,
-                pv: format!("{best} s ra7s"),
+                pv: vec![t, reply],
                 current_move: None,
             });
             thread::sleep(Duration::from_secs(2));
@@ -1437,7 +1390,7 @@ mod tests {
         // It is the move the search reported, not a stand-in.
         let game = opening_game();
         let reported = game.legal_turns().pop().unwrap();
-        let expected = format_steps(game.position(), &reported.steps()).unwrap();
+        let expected = reported.notation(game.position()).unwrap();
         assert_eq!(Live::bestmoves(&got), [expected]);
         // When the search does return, no second answer.
         let rest = s.quiet(2.2);
@@ -1475,7 +1428,7 @@ mod tests {
         assert!(took < Duration::from_millis(1500), "{took:?}");
         let game = opening_game();
         let reported = game.legal_turns().pop().unwrap();
-        let expected = format_steps(game.position(), &reported.steps()).unwrap();
+        let expected = reported.notation(game.position()).unwrap();
         assert_eq!(Live::bestmoves(&got), [expected]);
         // `quit` is not held up by the search that is still running.
         let sent = s.send("quit");

@@ -7,7 +7,7 @@ use super::schedule::{Mode, Shard, fingerprint, pairings, parse_openings};
 use super::spec::parse_engine_spec;
 use super::stats::Sprt;
 use super::summary::{MatchConfig, OpeningsInfo, Status, Summary, merge, report};
-use crate::timecontrol::TimeControl;
+use crate::timeman::TimeControl;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;
 

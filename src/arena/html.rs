@@ -19,7 +19,7 @@ use super::stats::{SprtDecision, estimate, fmt_elo};
 use super::summary::{EngineNote, Summary};
 use crate::board::Game;
 use crate::board::notation::board_string;
-use crate::timecontrol::TimeControl;
+use crate::timeman::TimeControl;
 use std::fmt::Write as _;
 use std::time::Duration;
 

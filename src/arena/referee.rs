@@ -28,7 +28,7 @@ use super::process::{EngineProcess, Failure, Fault, FaultKind};
 use super::result::{FaultRecord, GameRecord, MoveRecord, Side, Termination};
 use super::spec::EngineSpec;
 use crate::board::{Color, Game, Phase};
-use crate::timecontrol::TimeControl;
+use crate::timeman::TimeControl;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 

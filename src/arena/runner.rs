@@ -13,7 +13,7 @@ use super::result::GameRecord;
 use super::schedule::{Scheduled, Shard, pairings, schedule};
 use super::stats::{SprtDecision, estimate, fmt_elo};
 use super::summary::{EngineNote, FORMAT, MatchConfig, NoteKind, Status, Summary, figures, report};
-use crate::timecontrol::TimeControl;
+use crate::timeman::TimeControl;
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

@@ -63,8 +63,10 @@ pub fn run(depth: u32, config: &EngineConfig, verbose: bool) -> Result<u64> {
         let t = Instant::now();
         let r = searcher.search(&game, &limits, &stop, &mut |_| {});
         let dt = t.elapsed().as_secs_f64();
-        let (nodes, best, score) =
-            r.map_or((0, "-".to_string(), 0), |r| (r.nodes, r.best, r.score));
+        let (nodes, best, score) = match r {
+            Some(r) => (r.nodes, r.best.notation(game.position())?, r.score),
+            None => (0, "-".to_string(), 0),
+        };
         total_nodes += nodes;
         if verbose {
             println!(
