@@ -9,6 +9,8 @@
 //! - [`timecontrol`]: time controls and the clock arithmetic controllers use.
 //! - [`tools`]: the command-line tools built on them (move counting,
 //!   record replay).
+//! - [`tune`]: fitting the evaluation weights to game results (`aamir gen`,
+//!   `aamir tune`).
 
 pub mod aei;
 pub mod arena;
@@ -17,3 +19,4 @@ pub mod eval;
 pub mod search;
 pub mod timecontrol;
 pub mod tools;
+pub mod tune;
