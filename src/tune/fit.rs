@@ -1,8 +1,8 @@
 //! The Texel fit: with the weights fixed, the `k` for which
 //! `sigmoid(k * eval)` best predicts the results; then, with `k` fixed, the
 //! weights, by local search over whole numbers (each weight in turn moved up
-//! or down by a step while that lowers the loss, the step halved when
-//! neither direction helps). Local search needs nothing from the evaluation
+//! or down by a step while that lowers the loss, the step, an eighth of the
+//! weight at first, halved when neither direction helps). Local search needs nothing from the evaluation
 //! but its scores, so nonlinear terms (percentages, maxima) fit as well as
 //! linear ones. The loss is the mean squared error against the result.
 
@@ -104,16 +104,18 @@ pub struct FitOptions {
 }
 
 /// Fits the weights of `w` to `train` with `k` fixed; returns the final
-/// training loss. `log` hears one line per pass.
+/// training loss. `log` hears one line per pass, with the loss on `watch`
+/// (the held-out set, shown only: it steers nothing).
 pub fn fit_weights<T: Tunable>(
     w: &mut T,
     train: &[Sample],
     k: f64,
     opts: &FitOptions,
+    watch: &[Sample],
     log: &mut dyn FnMut(&str),
 ) -> f64 {
     let n = w.len();
-    let mut step: Vec<i32> = (0..n).map(|i| (w.get(i).abs() / 4).max(1)).collect();
+    let mut step: Vec<i32> = (0..n).map(|i| (w.get(i).abs() / 8).max(1)).collect();
     let mut best = loss(w, train, k, opts.threads);
     let t0 = Instant::now();
     for pass in 1..=opts.max_passes {
@@ -142,9 +144,6 @@ pub fn fit_weights<T: Tunable>(
                 if run > 0 {
                     improved = true;
                     moved += 1;
-                    if run >= 2 {
-                        step[i] = step[i].saturating_mul(2);
-                    }
                     break;
                 }
             }
@@ -155,8 +154,13 @@ pub fn fit_weights<T: Tunable>(
                 busy = true;
             }
         }
+        let held = if watch.is_empty() {
+            String::new()
+        } else {
+            format!(", held out {:.6}", loss(w, watch, k, opts.threads))
+        };
         log(&format!(
-            "pass {pass}: train loss {best:.6}, {moved} weights moved, {:.0}s",
+            "pass {pass}: train loss {best:.6}{held}, {moved} weights moved, {:.0}s",
             t0.elapsed().as_secs_f64()
         ));
         if !busy {
@@ -229,7 +233,9 @@ pub fn run<T: Tunable>(
         before.0, before.1
     );
     let mut w = start.clone();
-    fit_weights(&mut w, &data.train, k, &opts.fit, &mut |l| println!("{l}"));
+    fit_weights(&mut w, &data.train, k, &opts.fit, &data.test, &mut |l| {
+        println!("{l}")
+    });
     let after = (loss(&w, &data.train, k, th), loss(&w, &data.test, k, th));
     println!(
         "loss after: train {:.6}, held out {:.6} ({:.0}s)",
@@ -327,7 +333,7 @@ mod tests {
             bound: 1000,
             frozen: (0..w.len()).filter(|i| !free.contains(i)).collect(),
         };
-        let end = fit_weights(&mut w, &set, k, &opts, &mut |_| {});
+        let end = fit_weights(&mut w, &set, k, &opts, &[], &mut |_| {});
         assert!(end < start / 20.0, "loss {start} -> {end}");
         for (name, want) in [
             ("elephant_center", 9),
