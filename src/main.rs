@@ -1,8 +1,9 @@
 //! The `aamir` binary: argument parsing only; the work is in the library.
 //! With no arguments (or `aei`) it runs an AEI session on stdin/stdout.
 
+use aamir::search::{EngineConfig, EngineOptions, MAX_DEPTH};
 use aamir::{aei, tools};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -34,16 +35,13 @@ enum Command {
         /// Seconds to think (default 5 when no depth is given).
         #[arg(long, value_parser = parse_seconds)]
         time: Option<f64>,
-        /// Depth in steps (1-120).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=120))]
-        depth: Option<u32>,
-        /// Transposition table size in MB.
-        #[arg(long, default_value_t = 256)]
-        hash: usize,
-        /// Search threads.
-        #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
-        threads: usize,
-        /// Search parameters to change, `name=value,...`.
+        #[arg(long, help = setting_help("depth"), value_parser = setting("depth"))]
+        depth: Option<String>,
+        #[arg(long, help = setting_help("hash"), value_parser = setting("hash"))]
+        hash: Option<String>,
+        #[arg(long, help = setting_help("threads"), value_parser = setting("threads"))]
+        threads: Option<String>,
+        /// Settings to change, `name=value,...` (any `aamir params` lists).
         #[arg(long, default_value = "")]
         params: String,
     },
@@ -51,12 +49,11 @@ enum Command {
     /// deterministic node total.
     Bench {
         /// Depth in steps (1-120).
-        #[arg(long, default_value_t = tools::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=120))]
+        #[arg(long, default_value_t = tools::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
         depth: u32,
-        /// Transposition table size in MB.
-        #[arg(long, default_value_t = 64)]
-        hash: usize,
-        /// Search parameters to change, `name=value,...`.
+        #[arg(long, help = setting_help("hash"), value_parser = setting("hash"))]
+        hash: Option<String>,
+        /// Settings to change, `name=value,...` (any `aamir params` lists).
         #[arg(long, default_value = "")]
         params: String,
         /// Compare minimax, alpha-beta, fail-soft, alpha-beta with a table
@@ -70,6 +67,10 @@ enum Command {
         #[arg(long, default_value_t = 20_000_000)]
         node_cap: u64,
     },
+    /// List every engine option, search parameter and evaluation weight
+    /// with its default, range and meaning (all settable by AEI `setoption`
+    /// and by `--params name=value,...`).
+    Params,
     /// Development: an in-process match between two search settings.
     #[command(hide = true)]
     Selfplay {
@@ -214,7 +215,7 @@ enum Command {
         /// Threads.
         #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
         threads: usize,
-        /// Write the fitted table here (for example src/eval/tuned.rs).
+        /// Write the fitted weights here as a Rust table.
         #[arg(long)]
         out: Option<String>,
     },
@@ -252,16 +253,69 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-/// The default search parameters with a `--params name=value,...` spec
-/// applied.
-fn search_params(spec: &str) -> Result<aamir::search::Params> {
-    let mut p = aamir::search::Params::default();
-    p.apply(spec).map_err(anyhow::Error::msg)?;
-    Ok(p)
+/// The default configuration with a `--params name=value,...` spec
+/// applied, then the settings given as their own flags (already checked
+/// by [`setting`]).
+fn config(spec: &str, flags: &[(&str, Option<String>)]) -> Result<EngineConfig> {
+    let mut c = EngineConfig::from_spec(spec).context("--params")?;
+    for (name, value) in flags {
+        if let Some(v) = value {
+            c.set(name, v)?;
+        }
+    }
+    Ok(c)
+}
+
+/// A clap value parser for the engine setting `name`: the same check,
+/// range and error as AEI's `setoption` and `--params`.
+fn setting(name: &'static str) -> impl Fn(&str) -> Result<String, String> + Clone {
+    move |v: &str| {
+        EngineConfig::default()
+            .set(name, v)
+            .map(|()| v.to_string())
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// A flag's help, from the setting's table line.
+fn setting_help(name: &str) -> String {
+    use aamir::settings::Table;
+    let i = EngineOptions::index_of(name).expect("an engine option");
+    let spec = EngineOptions::spec(i).expect("index in range");
+    let default = EngineOptions::default().get(i).unwrap_or_default();
+    format!(
+        "{} [default {default}; {}]",
+        spec.doc_line(),
+        spec.range_text()
+    )
+}
+
+/// `aamir params`: every setting as a table.
+fn print_params() {
+    for (title, rows) in EngineConfig::listing() {
+        println!("{title}:");
+        let w0 = rows.iter().map(|r| r[0].len()).max().unwrap_or(0);
+        let w1 = rows.iter().map(|r| r[1].len()).max().unwrap_or(0);
+        let w2 = rows.iter().map(|r| r[2].len()).max().unwrap_or(0);
+        for [name, default, range, doc] in rows {
+            println!("  {name:<w0$}  {default:<w1$}  {range:<w2$}  {doc}");
+        }
+        println!();
+    }
+    println!("Set with AEI `setoption name NAME value V` or `--params NAME=V,...`;");
+    println!("AEI also takes `seed` and the standard time options (see the README).");
 }
 
 fn main() -> Result<()> {
     env_logger::init();
+    // A panic ends the process in every build, as the release profile's
+    // `panic = "abort"` does: a search thread that died would otherwise
+    // leave an AEI session running without its searcher.
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        report(info);
+        std::process::abort();
+    }));
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Movecount {
@@ -281,17 +335,11 @@ fn main() -> Result<()> {
             threads,
             params,
         }) => {
-            let p = search_params(&params)?;
-            tools::analyze::run(
-                &position,
-                &tools::analyze::AnalyzeOptions {
-                    time,
-                    depth,
-                    hash_mb: hash,
-                    threads,
-                    params: p,
-                },
-            )
+            let config = config(
+                &params,
+                &[("depth", depth), ("hash", hash), ("threads", threads)],
+            )?;
+            tools::analyze::run(&position, &tools::analyze::AnalyzeOptions { time, config })
         }
         Some(Command::Bench {
             depth,
@@ -306,8 +354,12 @@ fn main() -> Result<()> {
             params,
             ..
         }) => {
-            let p = search_params(&params)?;
-            tools::bench::run(depth, hash, &p, true).map(|_| ())
+            let config = config(&params, &[("hash", hash)])?;
+            tools::bench::run(depth, &config, true).map(|_| ())
+        }
+        Some(Command::Params) => {
+            print_params();
+            Ok(())
         }
         Some(Command::Selfplay {
             a,
@@ -321,9 +373,11 @@ fn main() -> Result<()> {
             max_turns,
         }) => {
             let side = |spec: &str| -> Result<tools::selfplay::Side> {
-                let p = search_params(spec)?;
+                // The table size selfplay has always used.
+                let mut config = config("hash=32", &[])?;
+                config.apply(spec).context("--a/--b")?;
                 Ok(tools::selfplay::Side {
-                    params: p,
+                    config,
                     movetime: movetime.map(std::time::Duration::from_millis),
                     depth,
                     nodes,

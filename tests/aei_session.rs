@@ -282,3 +282,26 @@ fn a_whole_game_against_itself() {
     let got = texts(&e.until("readyok", 10.0));
     assert!(!got.iter().any(|l| l.starts_with("log Error")), "{got:?}");
 }
+
+/// A panic ends the process (release builds abort; the binary makes other
+/// builds do the same): the controller sees stdout close and a failure
+/// status, not a session carrying on. The panic comes from `debug_panic`,
+/// an option only debug builds have.
+#[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "`debug_panic` exists only in debug builds"
+)]
+fn a_panic_in_the_search_ends_the_process() {
+    let mut e = Engine::opened();
+    e.send(OPENING);
+    e.send("setoption name debug_panic value 1");
+    e.send("go");
+    let status = e.wait_exit(20.0).expect("the engine exits after a panic");
+    assert!(!status.success(), "{status:?}");
+    // Stdout is closed: the rest arrives at once, with no answer in it.
+    let t = std::time::Instant::now();
+    let rest = e.quiet(10.0);
+    assert!(t.elapsed() < Duration::from_secs(5), "stdout still open");
+    assert!(bestmoves(&rest).is_empty(), "{rest:?}");
+}

@@ -111,6 +111,86 @@ fn check_archive(out: &Path, n: usize) {
     );
 }
 
+/// The text of the element carrying `data-figure="KEY"` in the report.
+fn figure<'a>(html: &'a str, key: &str) -> &'a str {
+    let tag = format!("data-figure=\"{key}\">");
+    let at = html
+        .find(&tag)
+        .unwrap_or_else(|| panic!("no figure {key} in report.html"))
+        + tag.len();
+    &html[at..at + html[at..].find('<').expect("figure closed")]
+}
+
+/// A report figure as a number: `+inf`/`-inf` for an unbounded Elo (the
+/// summary's `null`), a trailing `%` dropped.
+fn figure_number(html: &str, key: &str) -> f64 {
+    let t = figure(html, key).trim_end_matches('%');
+    match t {
+        "+inf" => f64::INFINITY,
+        "-inf" => f64::NEG_INFINITY,
+        _ => t
+            .parse()
+            .unwrap_or_else(|_| panic!("figure {key} `{t}` is not a number")),
+    }
+}
+
+/// `report.html` is self-contained and shows the summary's figures: each
+/// pairing's wins, score, Elo and interval (and LLR with an SPRT), and one
+/// board diagram per game.
+fn check_report(out: &Path, s: &Value) {
+    let html = std::fs::read_to_string(out.join("report.html")).expect("report.html");
+    for external in ["http:", "https:", "<script", "<link", "<img", "url("] {
+        assert!(!html.contains(external), "report.html loads `{external}`");
+    }
+    for (i, p) in s["pairings"].as_array().unwrap().iter().enumerate() {
+        let key = |k: &str| format!("p{i}.{k}");
+        assert_eq!(figure(&html, &key("wins")), p["first_wins"].to_string());
+        assert_eq!(figure(&html, &key("losses")), p["second_wins"].to_string());
+        let score = figure_number(&html, &key("score"));
+        assert!(
+            (score - 100.0 * p["score"].as_f64().unwrap()).abs() < 0.051,
+            "score {score} vs {}",
+            p["score"]
+        );
+        let wins = p["first_wins"].as_u64().unwrap();
+        let games = p["games"].as_u64().unwrap();
+        for (k, unbounded) in [
+            (
+                "elo",
+                if wins == games {
+                    f64::INFINITY
+                } else {
+                    f64::NEG_INFINITY
+                },
+            ),
+            ("elo_low", f64::NEG_INFINITY),
+            ("elo_high", f64::INFINITY),
+        ] {
+            let got = figure_number(&html, &key(k));
+            match p[k].as_f64() {
+                Some(want) => assert!((got - want).abs() < 0.051, "{k}: {got} vs {want}"),
+                None => assert_eq!(got, unbounded, "{k}"),
+            }
+        }
+        if let Some(llr) = p["sprt"]["llr"].as_f64() {
+            let got = figure_number(&html, &key("llr"));
+            assert!((got - llr).abs() < 0.0006, "llr {got} vs {llr}");
+        }
+    }
+    assert_eq!(
+        html.matches("<svg class=\"board\"").count(),
+        games(s).len(),
+        "one diagram per game"
+    );
+    for g in games(s) {
+        assert!(
+            html.contains(&format!("id=\"game-{}\"", g["id"])),
+            "game {}",
+            g["id"]
+        );
+    }
+}
+
 #[test]
 fn every_kind_of_fault_loses_and_the_match_completes() {
     let out = out_dir("faults");
@@ -303,6 +383,7 @@ fn aamir_plays_itself_at_two_settings() {
         4
     );
     check_archive(&out, 4);
+    check_report(&out, &s);
 }
 
 #[test]
@@ -505,6 +586,9 @@ fn sprt_stops_when_it_decides() {
     assert_eq!(played, 12, "the test decides at the 12th win");
     assert_eq!(p["first_wins"], 12);
     check_archive(&out, played as usize);
+    check_report(&out, &s);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("SPRT log-likelihood ratio"), "the LLR chart");
 }
 
 #[test]
@@ -567,6 +651,7 @@ fn shards_merge_into_the_whole_match() {
         assert_eq!(g["gold"] == "random", odd, "game {}", g["id"]);
     }
     check_archive(&merged, 6);
+    check_report(&merged, &m);
 
     // The same shard twice is refused.
     let again = out_dir("merged-again");
@@ -739,4 +824,190 @@ fn ctrl_c_stops_cleanly_and_keeps_the_finished_games() {
     let played = s["played"].as_u64().unwrap();
     assert!((2..500).contains(&played), "played {played}");
     check_archive(&out, played as usize);
+}
+
+/// The notes of `kind` the summary holds about `engine`.
+fn notes(s: &Value, engine: &str, kind: &str) -> Vec<String> {
+    s["notes"]
+        .as_array()
+        .expect("notes array")
+        .iter()
+        .filter(|n| n["engine"] == engine && n["kind"] == kind)
+        .map(|n| n["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn older_bots_that_roundrobin_plays_are_played_with_their_clock() {
+    // Like akimot (no protocol-version line), like Yeti (a log line
+    // before it), and a pre-2009 clock that only reads wreserve/breserve
+    // and exits if they are missing or wrong.
+    let out = out_dir("older");
+    let engines = [
+        "name=aamir,option.depth=1".to_string(),
+        fake("noversion", "--handshake noversion --seed 1"),
+        fake("logfirst", "--handshake logfirst --seed 2"),
+        fake("oldclock", "--handshake noversion --old-clock --seed 3"),
+    ];
+    let args = match_args(
+        &engines,
+        &[
+            "--mode",
+            "gauntlet",
+            "--tc",
+            "1s/3s/100/3s",
+            "--games",
+            "2",
+            "--max-turns",
+            "8",
+            "--concurrency",
+            "3",
+        ],
+        &out,
+    );
+    let o = aamir(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "aamir match failed:\n{err}");
+    let s = summary(&out);
+    assert_eq!(s["status"], "complete");
+    assert_eq!(s["played"], 6);
+    for g in games(&s) {
+        assert!(g["fault"].is_null(), "game {}: {}", g["id"], g["detail"]);
+        assert_ne!(g["termination"], "time", "game {}", g["id"]);
+    }
+    // What a strict controller would refuse is told and recorded.
+    for (engine, want) in [
+        ("noversion", "no `protocol-version 1` line"),
+        ("oldclock", "no `protocol-version 1` line"),
+        ("logfirst", "not the first line"),
+    ] {
+        let n = notes(&s, engine, "handshake");
+        assert!(n.iter().any(|t| t.contains(want)), "{engine}: {n:?}");
+        assert!(
+            err.contains(&format!("warning: engine {engine}: ")),
+            "{engine}: {err}"
+        );
+    }
+    assert!(notes(&s, "aamir", "handshake").is_empty());
+    // The old clock thought for half the reserve it was told before each
+    // move (the reserve after its previous move, in whole seconds): it was
+    // told, and told right, or it would have exited.
+    let mut checked = 0;
+    for g in games(&s)
+        .iter()
+        .filter(|g| g["gold"] == "oldclock" || g["silver"] == "oldclock")
+    {
+        let side = if g["gold"] == "oldclock" { "g" } else { "s" };
+        let mut reserve = 3.0f64;
+        for m in g["moves"].as_array().unwrap() {
+            let label = m["label"].as_str().unwrap();
+            if !label.ends_with(side) {
+                continue;
+            }
+            let used = m["used"].as_f64().unwrap();
+            if !label.starts_with("1") {
+                assert!(
+                    used >= reserve.floor() / 2.0,
+                    "game {} {label}: used {used} with {reserve} s reserve",
+                    g["id"]
+                );
+                checked += 1;
+            }
+            reserve = m["reserve"].as_f64().unwrap();
+        }
+    }
+    assert!(checked >= 6, "only {checked} moves of the old clock");
+    check_archive(&out, 6);
+}
+
+#[test]
+fn options_an_engine_complains_about_are_told_before_the_first_game() {
+    let out = out_dir("badoption");
+    let engines = [
+        "name=aamir,option.depth=1,option.hsah=64".to_string(),
+        fake("strict", "--strict-options --seed 4").replace(
+            "name=strict,",
+            "name=strict,option.depth=deep,option.depth=2,",
+        ),
+    ];
+    let o = aamir(&match_args(
+        &engines,
+        &["--tc", "1s/2s", "--games", "1", "--max-turns", "3"],
+        &out,
+    ));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let s = summary(&out);
+    let a = notes(&s, "aamir", "option");
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert!(
+        a[0].starts_with("option.hsah=64: ") && a[0].contains("log "),
+        "{a:?}"
+    );
+    let f = notes(&s, "strict", "option");
+    assert_eq!(f.len(), 1, "only the bad depth: {f:?}");
+    assert!(
+        f[0].contains("option.depth=deep") && f[0].contains("log Error"),
+        "{f:?}"
+    );
+    // On stderr, before the first game's line.
+    let warn = err
+        .find("warning: engine aamir: option.hsah=64")
+        .expect(&err);
+    let warn2 = err
+        .find("warning: engine strict: option.depth=deep")
+        .expect(&err);
+    let game = err.find("game 1:").expect(&err);
+    assert!(warn < game && warn2 < game, "{err}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("option.hsah=64"),
+        "the final report repeats it: {stdout}"
+    );
+}
+
+#[test]
+fn the_help_says_tc_is_required() {
+    let o = aamir(&["match".into(), "--help".into()]);
+    let help = String::from_utf8_lossy(&o.stdout);
+    let tc = &help[help.find("--tc").expect(&help)..];
+    let tc = &tc[..tc.find("\n  -").unwrap_or(tc.len())];
+    assert!(tc.contains("required"), "{tc}");
+}
+
+#[test]
+fn settings_are_checked_before_the_length_warning() {
+    let out = out_dir("cli-order");
+    let o = aamir(&match_args(
+        &["name=alone".to_string()],
+        &["--tc", "1s/2s"],
+        &out,
+    ));
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("two engines"), "{err}");
+    assert!(
+        !err.contains("without end"),
+        "warned before the error: {err}"
+    );
+}
+
+#[test]
+fn the_length_warning_is_one_clean_sentence() {
+    let out = out_dir("cli-warning");
+    let o = aamir(&match_args(
+        &[
+            simple_engine("random"),
+            "name=ghost,cmd=/nonexistent/engine".to_string(),
+        ],
+        &["--tc", "1s/2s"],
+        &out,
+    ));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "warning: no --max-turns and no game total or turn limit in --tc: a game in a blocked position can go on without end\n"
+        ),
+        "{err}"
+    );
 }

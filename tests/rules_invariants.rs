@@ -5,7 +5,7 @@
 
 mod common;
 
-use aamir::board::legality::{StepChecker, check_move};
+use aamir::board::legality::{StepChecker, check_move, check_steps};
 use aamir::board::notation::{format_steps, parse_move};
 use aamir::board::stepgen::{ActionList, generate_actions};
 use aamir::board::turngen::{
@@ -201,6 +201,17 @@ fn every_generated_turn_is_legal_and_round_trips_through_notation() {
             assert_eq!(checked.end, end, "{text}");
             assert_eq!(checked.notation, text, "canonical notation");
             assert_eq!(checked.steps, t.steps());
+            // The typed turn: the same check, the same notation.
+            assert_eq!(t.notation(pos).unwrap(), text);
+            let typed = check_steps(pos, &t.steps()).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(
+                (typed.end, typed.notation, typed.steps),
+                (
+                    checked.end.clone(),
+                    checked.notation.clone(),
+                    checked.steps.clone()
+                )
+            );
             // Without capture tokens the move means the same.
             let bare: Vec<&str> = text.split(' ').filter(|t| !t.ends_with('x')).collect();
             let parsed = parse_move(&bare.join(" ")).unwrap();

@@ -7,20 +7,16 @@
 //! a warning, since counting it as time we have would risk a loss.
 
 use crate::board::Color;
-use crate::search::Params;
+use crate::search::EngineConfig;
+use crate::settings::SettingError;
 use std::time::Duration;
 use thiserror::Error;
 
-/// Largest transposition table accepted, in MB: more than any machine this
-/// runs on, small enough that the byte count cannot overflow.
-pub const MAX_HASH_MB: usize = 1 << 20;
 /// Longest time accepted, in seconds (about 30 years): keeps all clock
 /// arithmetic far from overflow.
 pub const MAX_SECONDS: f64 = 1e9;
 /// Largest `tcpercent` accepted.
 pub const MAX_PERCENT: f64 = 10_000.0;
-/// Most search threads accepted.
-pub const MAX_THREADS: usize = 256;
 
 /// An option with its value read.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,17 +48,17 @@ pub enum AeiOption {
     Rating(f64),
     Rated(bool),
     Event(String),
-    /// `hash`: transposition table size in MB.
-    Hash(usize),
-    /// `depth`: fixed depth in steps; `None` for 0 or less.
-    Depth(Option<u32>),
     /// `seed` (aamir): fixes the setup choice; `None` = vary between games.
     Seed(Option<u64>),
-    /// `threads` (aamir): search threads.
-    Threads(usize),
-    /// A search parameter (aamir), by name and checked value text: see
-    /// `search::Params`.
-    SearchParam(String, String),
+    /// A setting of the engine's configuration (`hash`, `depth`,
+    /// `threads`, a search parameter, an `eval_` weight: see
+    /// `search::EngineConfig` and `aamir params`), by name and value text,
+    /// both checked.
+    Setting(String, String),
+    /// `debug_panic` (debug builds only): the next search panics, so tests
+    /// can check what a controller sees when the engine panics.
+    #[cfg(debug_assertions)]
+    DebugPanic,
 }
 
 /// An option and anything worth warning the controller about.
@@ -158,20 +154,6 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<Parsed, OptionErr
         "opponent_rating" => O::OpponentRating(number()?),
         "rating" => O::Rating(number()?),
         "rated" => O::Rated(parse_bool(need()?).ok_or_else(|| bad("is not 1/0 or true/false"))?),
-        "hash" => {
-            let x = number()?;
-            if x < 1.0 {
-                return Err(bad("is too small: the table needs at least 1 MB"));
-            }
-            if x > MAX_HASH_MB as f64 {
-                return Err(bad(&format!("is larger than {MAX_HASH_MB} MB")));
-            }
-            O::Hash(x as usize)
-        }
-        "depth" => {
-            let x = number()?;
-            O::Depth((x >= 1.0).then(|| x.min(u32::MAX as f64) as u32))
-        }
         "seed" => match need()? {
             v if v.eq_ignore_ascii_case("none") || v.eq_ignore_ascii_case("random") => {
                 O::Seed(None)
@@ -180,17 +162,19 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<Parsed, OptionErr
                 bad("is not a seed (a whole number from 0 to 2^64-1, or `none`)")
             })?)),
         },
-        "threads" => {
-            let n = whole("of threads")?;
-            if n == 0 || n > MAX_THREADS as u64 {
-                return Err(bad(&format!("is not between 1 and {MAX_THREADS}")));
+        #[cfg(debug_assertions)]
+        "debug_panic" => O::DebugPanic,
+        k if EngineConfig::accepts(k) => {
+            let mut v = need()?;
+            // The AEI spec: a depth of 0 or less means none.
+            if k == "depth" && v.parse::<f64>().is_ok_and(|x| x < 0.0) {
+                v = "0";
             }
-            O::Threads(n as usize)
-        }
-        k if Params::accepts(k) => {
-            let v = need()?;
-            Params::default().set(k, v).map_err(|e| bad(&e))?;
-            O::SearchParam(k.to_string(), v.to_string())
+            EngineConfig::default().set(k, v).map_err(|e| match e {
+                SettingError::BadValue { reason, .. } => bad(&reason),
+                other => bad(&other.to_string()),
+            })?;
+            O::Setting(k.to_string(), v.to_string())
         }
         _ => {
             return Err(OptionError::Unknown {
@@ -319,18 +303,30 @@ mod tests {
 
     #[test]
     fn engine_options() {
-        assert_eq!(get("hash", "500"), AeiOption::Hash(500));
-        assert_eq!(get("hash", "1.9"), AeiOption::Hash(1));
-        assert_eq!(get("depth", "6"), AeiOption::Depth(Some(6)));
-        assert_eq!(get("depth", "0"), AeiOption::Depth(None));
-        assert_eq!(get("depth", "-3"), AeiOption::Depth(None));
+        let setting = |n: &str, v: &str| AeiOption::Setting(n.into(), v.into());
+        assert_eq!(get("hash", "500"), setting("hash", "500"));
+        assert_eq!(get("depth", "6"), setting("depth", "6"));
+        assert_eq!(get("depth", "0"), setting("depth", "0"));
+        assert_eq!(get("depth", "-3"), setting("depth", "0"));
         assert_eq!(get("seed", "42"), AeiOption::Seed(Some(42)));
         assert_eq!(get("seed", "none"), AeiOption::Seed(None));
-        assert_eq!(get("threads", "2"), AeiOption::Threads(2));
-        assert_eq!(
-            get("Root_LMR", "4"),
-            AeiOption::SearchParam("root_lmr".into(), "4".into())
-        );
+        assert_eq!(get("threads", "2"), setting("threads", "2"));
+        assert_eq!(get("Aspiration", "4"), setting("aspiration", "4"));
+        assert_eq!(get("eval_tempo", "-2"), setting("eval_tempo", "-2"));
+        // Every setting of the configuration is an option, by the same name.
+        use crate::eval::Weights;
+        use crate::search::{EngineOptions, Params};
+        use crate::settings::Table;
+        let names = (0..EngineOptions::len())
+            .filter_map(EngineOptions::name)
+            .chain((0..Params::len()).filter_map(Params::name))
+            .chain((0..Weights::len()).filter_map(|i| Some(format!("eval_{}", Weights::name(i)?))));
+        let mut n = 0;
+        for name in names {
+            assert_eq!(get(&name, "1"), setting(&name, "1"));
+            n += 1;
+        }
+        assert!(n > 30, "{n} settings");
     }
 
     #[test]
@@ -341,14 +337,18 @@ mod tests {
             ("tcmove", "inf"),
             ("tcturns", "2.5"),
             ("hash", "0"),
+            ("hash", "1.9"),
             ("hash", "99999999999"),
             ("threads", "0"),
+            ("threads", "257"),
+            ("depth", "121"),
+            ("eval_tempo", "x"),
             ("seed", "-1"),
             ("rated", "maybe"),
             ("tcpercent", "-5"),
             ("tcpercent", "20000"),
             ("tcmove", "1e10"),
-            ("killers", "many"),
+            ("aspiration", "many"),
             ("pvs", "2"),
         ] {
             let e = parse_option(name, Some(value)).expect_err(value);

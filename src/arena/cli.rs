@@ -2,12 +2,12 @@
 //! `aamir match merge`.
 
 use super::output::write_all;
-use super::runner::{RunOptions, run};
+use super::runner::{RunOptions, check, run};
 use super::schedule::{Mode, Shard, fingerprint, pairings, parse_openings};
 use super::spec::parse_engine_spec;
 use super::stats::Sprt;
 use super::summary::{MatchConfig, OpeningsInfo, Status, Summary, merge, report};
-use crate::timecontrol::TimeControl;
+use crate::timeman::TimeControl;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;
 
@@ -27,8 +27,8 @@ pub struct MatchArgs {
     /// Games per pairing; colours alternate.
     #[arg(long, default_value_t = 2)]
     pub games: u32,
-    /// Time control, arimaa.com form `move/reserve/percent/max/total/turntime`,
-    /// e.g. `2s/30s/100/60s/10m`.
+    /// Time control (required), arimaa.com form
+    /// `move/reserve/percent/max/total/turntime`, e.g. `2s/30s/100/60s/10m`.
     #[arg(long)]
     pub tc: Option<String>,
     /// Decide the game by score once silver has played this move (the
@@ -56,7 +56,8 @@ pub struct MatchArgs {
     /// shards' summaries with `aamir match merge`.
     #[arg(long)]
     pub shard: Option<String>,
-    /// Directory for games.tsv, games.pgn, failures.txt and summary.json.
+    /// Directory for games.tsv, games.pgn, failures.txt, summary.json and
+    /// report.html.
     #[arg(long, default_value = "match-out")]
     pub out: PathBuf,
     /// Replace a match already in `--out`.
@@ -72,7 +73,7 @@ pub enum MatchAction {
     /// Combine the summaries of shards of one match into one match's files.
     Merge {
         /// Directory to write the merged games.tsv, games.pgn,
-        /// failures.txt and summary.json into.
+        /// failures.txt, summary.json and report.html into.
         #[arg(long)]
         out: PathBuf,
         /// Replace files already in `--out`.
@@ -111,13 +112,6 @@ fn run_match(a: MatchArgs) -> Result<()> {
     let tc =
         a.tc.ok_or_else(|| anyhow!("give a time control with --tc, e.g. --tc 2s/30s/100/60s/10m"))?;
     let parsed = TimeControl::parse(&tc)?;
-    if a.max_turns.is_none() && parsed.total.is_zero() && parsed.turns == 0 {
-        // Seen in practice: two engines shuffling in a blocked position
-        // for thousands of turns, the rules having no move limit.
-        eprintln!(
-            "warning: no --max-turns and no game total or turn limit in --tc:              a game in a blocked position can go on without end"
-        );
-    }
     if !(a.margin.is_finite() && a.margin >= 0.0) {
         bail!(
             "--margin {} must be a number of seconds, 0 or more",
@@ -170,6 +164,17 @@ fn run_match(a: MatchArgs) -> Result<()> {
         sprt,
         event: a.event,
     };
+    check(&config, a.concurrency)?;
+    // Warned only once the settings are known to be good: a warning
+    // followed by an error about something else buries the error.
+    if a.max_turns.is_none() && parsed.total.is_zero() && parsed.turns == 0 {
+        // Seen in practice: two engines shuffling in a blocked position
+        // for thousands of turns, the rules having no move limit.
+        eprintln!(
+            "warning: no --max-turns and no game total or turn limit in --tc: \
+             a game in a blocked position can go on without end"
+        );
+    }
     let out = a.out.clone();
     let s = run(RunOptions {
         config,

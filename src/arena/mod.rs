@@ -2,9 +2,11 @@
 //! plays each game under the rules core and the AEI controllers' clock,
 //! the schedule (gauntlet or round robin, alternating colours, shared
 //! openings, shards), statistics (Elo, LOS, SPRT), and the records
-//! (arimaa.com archive TSV, roundrobin-style PGN, JSON summary).
+//! (arimaa.com archive TSV, roundrobin-style PGN, JSON summary, an HTML
+//! report).
 
 pub mod cli;
+pub mod html;
 pub mod output;
 pub mod process;
 pub mod protocol;

@@ -1,7 +1,7 @@
 //! Writing a match's files: every game in the arimaa.com archive format
 //! (`games.tsv`, readable by `aamir replay`), the PGN-like record AEI's
-//! roundrobin writes (`games.pgn`), the failure reports (`failures.txt`)
-//! and the summary (`summary.json`).
+//! roundrobin writes (`games.pgn`), the failure reports (`failures.txt`),
+//! the summary (`summary.json`) and the report to look at (`report.html`).
 
 use super::result::GameRecord;
 use super::summary::Summary;
@@ -219,7 +219,10 @@ pub fn write_all(dir: &Path, summary: &Summary) -> Result<()> {
     for g in games {
         app.add(g)?;
     }
-    write_summary(dir, summary)
+    write_summary(dir, summary)?;
+    let p = dir.join("report.html");
+    std::fs::write(&p, super::html::render(summary))
+        .with_context(|| format!("writing {}", p.display()))
 }
 
 pub fn write_summary(dir: &Path, summary: &Summary) -> Result<()> {

@@ -21,6 +21,9 @@ const TAIL_LINES: usize = 40;
 const MAX_LINE: usize = 64 * 1024;
 /// How often waits look at the abort flag.
 const POLL: Duration = Duration::from_millis(50);
+/// The pre-2009 names of the clock options AEI's roundrobin sends to an
+/// engine without a leading `protocol-version` line (`pyrimaa/game.py`).
+pub const LEGACY_CLOCK_OPTIONS: [&str; 3] = ["wreserve", "breserve", "tcmoveused"];
 
 /// What went wrong with an engine, as the referee scores it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -105,6 +108,17 @@ pub struct EngineProcess {
     reaped: bool,
     /// `id` lines from the handshake.
     pub ident: Vec<(String, String)>,
+    /// The engine did not open its answer to `aei` with `protocol-version`:
+    /// AEI's controllers then speak the pre-2009 dialect to it, which for
+    /// a match means also sending the old clock options (`wreserve`,
+    /// `breserve`, `tcmoveused`).
+    pub legacy: bool,
+    /// What the engine did in the handshake that the AEI specification
+    /// does not allow but AEI's controllers put up with.
+    pub notes: Vec<String>,
+    /// The user's options (`option.KEY=VALUE`) the engine answered with
+    /// `log Error` or `log Warning`, with that answer.
+    pub option_notes: Vec<String>,
 }
 
 fn push_tail(q: &mut VecDeque<String>, line: String) {
@@ -228,6 +242,9 @@ impl EngineProcess {
             closed: false,
             reaped: false,
             ident: Vec::new(),
+            legacy: false,
+            notes: Vec::new(),
+            option_notes: Vec::new(),
         })
     }
 
@@ -339,12 +356,18 @@ impl EngineProcess {
         }
     }
 
-    /// `aei` and the answers up to `aeiok`: `protocol-version 1` first,
-    /// `id` lines, `info`/`log` allowed, anything else a fault.
+    /// `aei` and the answers up to `aeiok`, taken as AEI's own
+    /// controllers (`pyrimaa.aei.EngineController`) take them: every line
+    /// before `aeiok` is read, `protocol-version` counts only as the very
+    /// first line (otherwise the engine speaks the pre-2009 dialect, as
+    /// akimot does with no such line and Yeti with a `log` line before it),
+    /// and `id`, `info`, `log` may come in any order. What a strict reading
+    /// of the specification would refuse is kept in `notes`.
     pub fn handshake(&mut self, timeout: Duration, abort: &AtomicBool) -> Result<(), Failure> {
         self.send("aei")?;
         let deadline = Instant::now() + timeout;
         let mut first = true;
+        let mut seen_version = false;
         loop {
             let (line, text, _) = self.next_line(deadline, abort).map_err(|f| match f {
                 Failure::Timeout => Fault::new(
@@ -354,51 +377,75 @@ impl EngineProcess {
                 .into(),
                 f => f,
             })?;
+            let was_first = std::mem::replace(&mut first, false);
+            if was_first && !matches!(line, EngineLine::ProtocolVersion(_)) {
+                self.legacy = true;
+            }
             match line {
-                EngineLine::ProtocolVersion(v) if first => {
+                EngineLine::ProtocolVersion(v) => {
                     if v != "1" {
-                        return Err(Fault::new(
-                            FaultKind::Protocol,
-                            format!("protocol-version {v}; only version 1 is spoken here"),
-                        )
-                        .into());
+                        self.notes.push(format!(
+                            "announced `protocol-version {}`; only version 1 exists, spoken to it as version 1",
+                            clip(&v, 60)
+                        ));
                     }
-                }
-                _ if first => {
-                    return Err(Fault::new(
-                        FaultKind::Protocol,
-                        format!(
-                            "the first line after `aei` must be `protocol-version 1`, got `{text}`"
-                        ),
-                    )
-                    .into());
+                    if !was_first && !seen_version {
+                        self.notes.push(format!(
+                            "`protocol-version` is not the first line after `aei`: AEI's controllers take such an engine for the pre-2009 dialect, so the old clock options ({}) are sent too",
+                            LEGACY_CLOCK_OPTIONS.join(", ")
+                        ));
+                    }
+                    seen_version = true;
                 }
                 EngineLine::Id { key, value } => self.ident.push((key, value)),
-                EngineLine::AeiOk => return Ok(()),
+                EngineLine::AeiOk => break,
                 EngineLine::Info(_) | EngineLine::Log(_) => {}
-                EngineLine::Garbage(g) => {
-                    return Err(Fault::new(
-                        FaultKind::Garbage,
-                        format!("`{}` during the handshake", clip(&g, 200)),
-                    )
-                    .into());
+                EngineLine::Garbage(g) if g.trim().to_ascii_lowercase().starts_with("aeiok") => {
+                    // AEI's controllers match the start of the line, in any case.
+                    self.notes.push(format!(
+                        "ended its handshake with `{}` instead of `aeiok`",
+                        clip(g.trim(), 60)
+                    ));
+                    break;
                 }
                 _ => {
-                    return Err(Fault::new(
-                        FaultKind::Protocol,
-                        format!("`{text}` during the handshake"),
-                    )
-                    .into());
+                    // AEI's controllers read past anything before `aeiok`.
+                    self.notes.push(format!(
+                        "`{}` before `aeiok` is not a handshake message; ignored, as AEI's controllers do",
+                        clip(&text, 120)
+                    ));
                 }
             }
-            first = false;
         }
+        if !seen_version {
+            self.notes.push(format!(
+                "no `protocol-version 1` line: a pre-2009 engine; the old clock options ({}) are sent next to the new ones, as AEI's roundrobin does",
+                LEGACY_CLOCK_OPTIONS.join(", ")
+            ));
+        }
+        if !self.ident.iter().any(|(k, _)| k == "name") {
+            self.notes
+                .push("no `id name` line (AEI's roundrobin needs one to log the game)".into());
+        }
+        Ok(())
     }
 
     /// `isready` and wait for `readyok`.
     pub fn isready(&mut self, timeout: Duration, abort: &AtomicBool) -> Result<(), Failure> {
+        self.isready_logs(timeout, abort).map(|_| ())
+    }
+
+    /// `isready`, returning the `log` lines (their text after `log`) that
+    /// came before `readyok`: what the engine said about the commands
+    /// sent since the last sync point.
+    pub fn isready_logs(
+        &mut self,
+        timeout: Duration,
+        abort: &AtomicBool,
+    ) -> Result<Vec<String>, Failure> {
         self.send("isready")?;
         let deadline = Instant::now() + timeout;
+        let mut logs = Vec::new();
         loop {
             let (line, text, _) = self.next_line(deadline, abort).map_err(|f| match f {
                 Failure::Timeout => Fault::new(
@@ -412,8 +459,9 @@ impl EngineProcess {
                 f => f,
             })?;
             match line {
-                EngineLine::ReadyOk => return Ok(()),
-                EngineLine::Info(_) | EngineLine::Log(_) => {}
+                EngineLine::ReadyOk => return Ok(logs),
+                EngineLine::Log(l) => logs.push(l),
+                EngineLine::Info(_) => {}
                 other => {
                     return Err(self
                         .unexpected(other, &text, "while not asked to move (before `readyok`)")

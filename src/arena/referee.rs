@@ -4,7 +4,9 @@
 //! - before the game: the `tc*` options, `opponent`, `newgame`, `isready`,
 //!   then the opening moves (if any) as `makemove` to both;
 //! - each turn: `greserve`, `sreserve`, `moveused 0`, then `go`; the clock
-//!   runs from just before `go` to the arrival of `bestmove`;
+//!   runs from just before `go` to the arrival of `bestmove`; an engine
+//!   without a leading `protocol-version` line first gets the pre-2009
+//!   names `wreserve`, `breserve`, `tcmoveused 0` too, as roundrobin sends;
 //! - the deadline is `tcmove` + reserve, capped by `tcturntime` and by what
 //!   is left of `tctotal`; past it plus the lag margin the side loses on
 //!   time (or, if the game total was what ran out, the game is decided by
@@ -26,7 +28,7 @@ use super::process::{EngineProcess, Failure, Fault, FaultKind};
 use super::result::{FaultRecord, GameRecord, MoveRecord, Side, Termination};
 use super::spec::EngineSpec;
 use crate::board::{Color, Game, Phase};
-use crate::timecontrol::TimeControl;
+use crate::timeman::TimeControl;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -66,10 +68,21 @@ pub fn start_engine(
     let mut p = EngineProcess::spawn(spec).map_err(|f| (f.into(), vec![], vec![]))?;
     let r = (|| {
         p.handshake(ready_timeout, abort)?;
+        // A sync point first, so that what the engine says after `aeiok`
+        // is not taken for an answer to the first option.
+        p.isready(ready_timeout, abort)?;
         for (k, v) in &spec.options {
             p.setoption(k, v)?;
+            // One option per sync point: the engine's complaint, if any,
+            // is about this option and no other.
+            for l in p.isready_logs(ready_timeout, abort)? {
+                if is_complaint(&l) {
+                    p.option_notes
+                        .push(format!("option.{k}={v}: the engine answered `log {l}`"));
+                }
+            }
         }
-        p.isready(ready_timeout, abort)
+        Ok(())
     })();
     match r {
         Ok(()) => Ok(p),
@@ -79,6 +92,18 @@ pub fn start_engine(
             Err((f, e, x))
         }
     }
+}
+
+/// A `log` line that reports a problem: AEI's `log Error: ...` and
+/// `log Warning: ...` (any case, with or without the colon).
+pub fn is_complaint(log: &str) -> bool {
+    let head: String = log
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    head == "error" || head == "warning"
 }
 
 /// Seconds as AEI options carry them: whole numbers when the time control
@@ -336,6 +361,13 @@ impl<'a> Referee<'a> {
             // `readyok` and never taken for the answer to the next `go`.
             let sent = (|| {
                 p.isready(ready, abort)?;
+                if p.legacy {
+                    // What AEI's roundrobin sends a pre-2009 engine, in
+                    // its order and, as it does, in whole seconds.
+                    p.setoption("wreserve", &reserves[0].as_secs().to_string())?;
+                    p.setoption("breserve", &reserves[1].as_secs().to_string())?;
+                    p.setoption("tcmoveused", "0")?;
+                }
                 p.setoption("greserve", &fmt_secs(reserves[0], whole))?;
                 p.setoption("sreserve", &fmt_secs(reserves[1], whole))?;
                 p.setoption("moveused", "0")?;
@@ -551,5 +583,20 @@ mod tests {
         assert_eq!(fmt_secs(Duration::from_millis(250), false), "0.25");
         assert_eq!(fmt_secs(Duration::from_secs(2), false), "2");
         assert_eq!(fmt_secs(Duration::ZERO, false), "0");
+    }
+
+    #[test]
+    fn complaints_are_errors_and_warnings() {
+        for yes in [
+            "Error: bad",
+            "Warning: unknown option x",
+            "warning x",
+            " ERROR",
+        ] {
+            assert!(is_complaint(yes), "{yes}");
+        }
+        for no in ["Debug: x", "Errorless", "info", "", "starting up"] {
+            assert!(!is_complaint(no), "{no}");
+        }
     }
 }

@@ -12,8 +12,8 @@ use super::referee::{Rules, Task, play_game, start_engine};
 use super::result::GameRecord;
 use super::schedule::{Scheduled, Shard, pairings, schedule};
 use super::stats::{SprtDecision, estimate, fmt_elo};
-use super::summary::{FORMAT, MatchConfig, Status, Summary, figures, report};
-use crate::timecontrol::TimeControl;
+use super::summary::{EngineNote, FORMAT, MatchConfig, NoteKind, Status, Summary, figures, report};
+use crate::timeman::TimeControl;
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -158,11 +158,29 @@ fn clock(d: Duration) -> String {
 
 /// Starts each engine once and shuts it down, so a wrong command or a
 /// broken engine stops the match before any game instead of losing them
-/// all.
-fn preflight(config: &MatchConfig, ready: Duration, abort: &AtomicBool) -> Result<()> {
+/// all. Returns what the engines did that a strict controller would
+/// refuse and the options they complained about, each already told on
+/// stderr.
+fn preflight(config: &MatchConfig, ready: Duration, abort: &AtomicBool) -> Result<Vec<EngineNote>> {
+    let mut notes = Vec::new();
     for e in &config.engines {
         match start_engine(e, ready, abort) {
-            Ok(p) => p.quit(),
+            Ok(p) => {
+                let found = p
+                    .notes
+                    .iter()
+                    .map(|t| (NoteKind::Handshake, t))
+                    .chain(p.option_notes.iter().map(|t| (NoteKind::Option, t)));
+                for (kind, text) in found {
+                    eprintln!("warning: engine {}: {text}", e.name);
+                    notes.push(EngineNote {
+                        engine: e.name.clone(),
+                        kind,
+                        text: text.clone(),
+                    });
+                }
+                p.quit();
+            }
             Err((f, stderr, exchange)) => {
                 let why = match f {
                     Failure::Fault(f) => format!("{}: {}", f.kind.name(), f.detail),
@@ -182,13 +200,14 @@ fn preflight(config: &MatchConfig, ready: Duration, abort: &AtomicBool) -> Resul
             }
         }
     }
-    Ok(())
+    Ok(notes)
 }
 
-/// Runs the match and writes its files; returns the summary.
-pub fn run(opts: RunOptions) -> Result<Summary> {
-    let config = &opts.config;
-    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+/// Refuses settings no match can be played with: fewer than two engines,
+/// two of one name, a time control that limits nothing, an SPRT over
+/// several pairings, no worker.
+pub fn check(config: &MatchConfig, concurrency: u32) -> Result<()> {
+    let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     if names.len() < 2 {
         bail!("a match needs at least two engines (--engine twice or more)");
     }
@@ -197,17 +216,26 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
             bail!("two engines are named `{n}`: names must be unique");
         }
     }
-    let tcs = engine_tcs(config)?;
-    let pairs = pairings(names.len(), config.mode);
-    if config.sprt.is_some() && pairs.len() != 1 {
+    engine_tcs(config)?;
+    if config.sprt.is_some() && pairings(names.len(), config.mode).len() != 1 {
         bail!("--sprt needs exactly one pairing (two engines)");
     }
+    if concurrency == 0 {
+        bail!("--concurrency must be at least 1");
+    }
+    Ok(())
+}
+
+/// Runs the match and writes its files; returns the summary.
+pub fn run(opts: RunOptions) -> Result<Summary> {
+    let config = &opts.config;
+    check(config, opts.concurrency)?;
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let tcs = engine_tcs(config)?;
+    let pairs = pairings(names.len(), config.mode);
     let games = schedule(&pairs, config.games, opts.openings.len(), opts.shard);
     let margin = Duration::from_secs_f64(config.margin);
     let ready = Duration::from_secs_f64(config.ready_timeout);
-    if opts.concurrency == 0 {
-        bail!("--concurrency must be at least 1");
-    }
 
     std::fs::create_dir_all(&opts.out)
         .with_context(|| format!("creating {}", opts.out.display()))?;
@@ -220,7 +248,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
 
     let interrupted = interrupt_flag();
     let abort = Arc::new(AtomicBool::new(false));
-    preflight(config, ready, &interrupted)?;
+    let notes = preflight(config, ready, &interrupted)?;
     let mut appender = Appender::create(&opts.out, names.clone(), config.event.clone())?;
 
     let started = Instant::now();
@@ -415,6 +443,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
         wall_seconds: started.elapsed().as_secs_f64(),
         pairings: p,
         engines: e,
+        notes,
         games: done,
     };
     write_all(&opts.out, &summary)?;

@@ -2,7 +2,7 @@
 //! match settings, parsed into typed values with errors that say which part
 //! of the input was wrong.
 
-use crate::timecontrol::TimeControl;
+use crate::timeman::TimeControl;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 

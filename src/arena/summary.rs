@@ -72,6 +72,27 @@ impl MatchConfig {
     }
 }
 
+/// What kind of thing an engine did that a note records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NoteKind {
+    /// Its handshake broke the specification in a way AEI's controllers
+    /// accept (no `protocol-version`, lines before it, ...).
+    Handshake,
+    /// It answered one of the user's `option.KEY=VALUE` with `log Error`
+    /// or `log Warning`.
+    Option,
+}
+
+/// Something an engine did when it was started, told to the user before
+/// the first game.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct EngineNote {
+    pub engine: String,
+    pub kind: NoteKind,
+    pub text: String,
+}
+
 /// Why a run stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -141,6 +162,10 @@ pub struct Summary {
     pub wall_seconds: f64,
     pub pairings: Vec<PairingSummary>,
     pub engines: Vec<EngineSummary>,
+    /// What engines did at start that a strict controller would refuse,
+    /// and the options they complained about (absent in older summaries).
+    #[serde(default)]
+    pub notes: Vec<EngineNote>,
     pub games: Vec<GameRecord>,
 }
 
@@ -276,7 +301,11 @@ pub fn merge(parts: Vec<Summary>, pairs: &[(usize, usize)]) -> Result<Summary, S
         out.concurrency = out.concurrency.max(p.concurrency);
         out.wall_seconds += p.wall_seconds;
         out.games.extend(p.games);
+        out.notes.extend(p.notes);
     }
+    // Every shard starts the same engines and usually notes the same.
+    out.notes.sort();
+    out.notes.dedup();
     if let Some(c) = out.shards.first().map(|s| s.count)
         && out.shards.iter().any(|s| s.count != c)
     {
@@ -291,8 +320,10 @@ pub fn merge(parts: Vec<Summary>, pairs: &[(usize, usize)]) -> Result<Summary, S
     }
     out.shards.sort_by_key(|s| s.index);
     let whole = out.shards.is_empty() || out.shards.len() as u32 == out.shards[0].count;
-    out.status = if statuses.iter().all(|s| *s == Status::Complete) && whole {
-        Status::Complete
+    out.status = if whole && statuses.iter().all(|s| *s == statuses[0]) {
+        // One whole match (or shards that all ended alike) keeps how it
+        // ended, an SPRT stop included.
+        statuses[0]
     } else if statuses.contains(&Status::Interrupted) {
         Status::Interrupted
     } else {
@@ -376,6 +407,9 @@ pub fn report(s: &Summary) -> String {
                 format!(" (by {})", lost.join(", "))
             }
         ));
+    }
+    for n in &s.notes {
+        out.push_str(&format!("note: engine {}: {}\n", n.engine, n.text));
     }
     let faults = s
         .games

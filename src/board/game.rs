@@ -1,13 +1,17 @@
 //! A game from setup to end: whose turn it is, the history that repetition
 //! is judged against, the record so far, and the rules' verdict after each
 //! turn. Every move is checked before it touches the state, so an illegal
-//! one leaves the game exactly as it was.
+//! one leaves the game exactly as it was: a move in notation
+//! ([`Game::play`], for the edges: controllers, records, the command line)
+//! and a typed [`Turn`] ([`Game::play_turn`], for the engine's own turns)
+//! go through the same step-by-step rules check.
 
 use super::error::{IllegalReason, MoveError};
-use super::legality::{check_move, check_setup};
+use super::legality::{CheckedTurn, check_move, check_setup, check_steps};
 use super::notation::{format_setup, parse_move};
 use super::position::{Outcome, Position};
-use super::turngen::{History, Turn, generate_turns};
+use super::turn::Turn;
+use super::turngen::{History, generate_turns};
 use super::types::Color;
 
 /// Where the game stands.
@@ -176,24 +180,47 @@ impl Game {
                     return Err(MoveError::Whole(IllegalReason::PlacementDuringPlay));
                 }
                 let turn = check_move(&self.pos, &parsed)?;
-                if self.occurrences(turn.end.hash()) >= 2 {
-                    return Err(MoveError::Whole(IllegalReason::ThirdRepetition));
-                }
-                let mover = self.pos.side();
-                self.pos = turn.end;
-                *self.counts.entry(self.pos.hash()).or_insert(0) += 1;
-                if mover == Color::Silver {
-                    self.move_number += 1;
-                }
-                let played = Played {
-                    label,
-                    notation: turn.notation,
-                };
-                self.record.push(played.clone());
-                self.outcome = self.compute_outcome();
-                Ok(played)
+                self.commit_turn(turn)
             }
         }
+    }
+
+    /// Checks and plays a typed turn (one the generator or the search
+    /// made). It is checked against the rules like a written move, which
+    /// costs next to nothing (at most four steps), so a turn made for
+    /// another position is refused with a reason rather than corrupting
+    /// the game. On error the game is unchanged.
+    pub fn play_turn(&mut self, turn: &Turn) -> Result<Played, MoveError> {
+        if self.outcome.is_some() {
+            return Err(MoveError::Whole(IllegalReason::GameOver));
+        }
+        if self.phase != Phase::Play {
+            return Err(MoveError::Whole(IllegalReason::StepsDuringSetup));
+        }
+        let checked = check_steps(&self.pos, &turn.steps())?;
+        self.commit_turn(checked)
+    }
+
+    /// Plays a turn the rules accepted, unless it repeats a position a
+    /// third time.
+    fn commit_turn(&mut self, turn: CheckedTurn) -> Result<Played, MoveError> {
+        if self.occurrences(turn.end.hash()) >= 2 {
+            return Err(MoveError::Whole(IllegalReason::ThirdRepetition));
+        }
+        let label = self.label();
+        let mover = self.pos.side();
+        self.pos = turn.end;
+        *self.counts.entry(self.pos.hash()).or_insert(0) += 1;
+        if mover == Color::Silver {
+            self.move_number += 1;
+        }
+        let played = Played {
+            label,
+            notation: turn.notation,
+        };
+        self.record.push(played.clone());
+        self.outcome = self.compute_outcome();
+        Ok(played)
     }
 
     /// The end-of-turn rules on the current position, with immobilisation
@@ -210,5 +237,66 @@ impl Game {
             }
             generate_turns(p, |h| self.occurrences(h) >= 2).is_empty()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::stepgen::Action;
+    use crate::board::types::Square;
+
+    fn opening() -> Game {
+        Game::from_position(Position::standard_opening(), 2)
+    }
+
+    fn sq(name: &str) -> Square {
+        Square::parse(name).unwrap()
+    }
+
+    #[test]
+    fn play_turn_matches_play_in_notation() {
+        let game = opening();
+        for t in game.legal_turns().iter().step_by(97) {
+            let text = t.notation(game.position()).unwrap();
+            let (mut by_text, mut typed) = (game.clone(), game.clone());
+            let a = by_text.play(&text).unwrap();
+            let b = typed.play_turn(t).unwrap();
+            assert_eq!(a, b);
+            assert_eq!(by_text, typed);
+        }
+    }
+
+    #[test]
+    fn play_turn_refuses_a_turn_for_another_position() {
+        let game = opening();
+        // A rabbit step from a square that is empty at the opening.
+        let stray = Turn {
+            actions: vec![Action::single(sq("d4"), sq("d5"))],
+            hash: 0,
+        };
+        assert_eq!(
+            Turn::from_actions(game.position(), stray.actions.clone()),
+            None
+        );
+        let mut g = game.clone();
+        let err = g.play_turn(&stray).unwrap_err();
+        assert!(err.to_string().contains("d4"), "{err}");
+        assert_eq!(g, game, "a refused turn changes nothing");
+        // Silver's turn offered to gold: the piece is not gold's.
+        let silver = Game::from_position(
+            {
+                let mut p = Position::standard_opening();
+                p.pass_turn();
+                p
+            },
+            2,
+        );
+        let theirs = silver.legal_turns().into_iter().next().unwrap();
+        assert!(g.clone().play_turn(&theirs).is_err());
+        // During the setup no turn is accepted.
+        let t = game.legal_turns().into_iter().next().unwrap();
+        let err = Game::new().play_turn(&t).unwrap_err();
+        assert_eq!(err, MoveError::Whole(IllegalReason::StepsDuringSetup));
     }
 }

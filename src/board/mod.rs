@@ -1,5 +1,5 @@
 //! The rules of Arimaa: squares and pieces, positions, steps, pushes and
-//! pulls, turns, the end of the game, notation and game records.
+//! pulls, turns (typed: [`Turn`]), the end of the game, notation and game records.
 
 pub mod bitboard;
 pub mod error;
@@ -9,6 +9,7 @@ pub mod notation;
 pub mod position;
 pub mod record;
 pub mod stepgen;
+pub mod turn;
 pub mod turngen;
 pub mod types;
 pub mod zobrist;
@@ -16,7 +17,8 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use error::{IllegalReason, MoveError, NotationError};
 pub use game::{Game, Phase, Played};
-pub use position::{Capture, EndReason, Outcome, Position};
+pub use position::{Capture, EndReason, Outcome, Position, STEPS_PER_TURN};
 pub use stepgen::{Action, ActionKind, ActionList, Step, Undo};
-pub use turngen::{Turn, TurnCount};
+pub use turn::{Turn, pv_notation};
+pub use turngen::TurnCount;
 pub use types::{Color, Dir, Kind, Piece, Square};

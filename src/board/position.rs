@@ -7,6 +7,10 @@ use super::bitboard::{Bitboard, NEAR_TRAP, NO_TRAP, adjacent};
 use super::types::{Color, Kind, Piece, Square};
 use super::zobrist;
 
+/// Steps in a turn: a side moves up to this many steps (a push or pull
+/// uses two) before the turn passes.
+pub const STEPS_PER_TURN: u8 = 4;
+
 /// A piece removed from a trap by a step.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
 pub struct Capture {
@@ -79,7 +83,7 @@ impl Position {
                 0
             },
             side,
-            steps_left: 4,
+            steps_left: STEPS_PER_TURN,
         }
     }
 
@@ -108,7 +112,7 @@ impl Position {
     /// True before the first step of a turn.
     #[inline(always)]
     pub fn at_turn_start(&self) -> bool {
-        self.steps_left == 4
+        self.steps_left == STEPS_PER_TURN
     }
 
     /// Board plus side to move.
@@ -206,12 +210,12 @@ impl Position {
             self.hash ^= zobrist::SIDE;
             self.side = side;
         }
-        self.steps_left = 4;
+        self.steps_left = STEPS_PER_TURN;
     }
 
     /// Sets the steps left in the current turn (positions given mid-turn).
     pub fn set_steps_left(&mut self, steps: u8) {
-        debug_assert!(steps <= 4);
+        debug_assert!(steps <= STEPS_PER_TURN);
         self.steps_left = steps;
     }
 
@@ -336,7 +340,7 @@ impl Position {
     /// Gives back `n` steps (unmaking an action).
     #[inline(always)]
     pub(crate) fn unspend_steps(&mut self, n: u8) {
-        debug_assert!(self.steps_left + n <= 4);
+        debug_assert!(self.steps_left + n <= STEPS_PER_TURN);
         self.steps_left += n;
     }
 
@@ -352,7 +356,7 @@ impl Position {
     pub fn pass_turn(&mut self) {
         self.side = self.side.opp();
         self.hash ^= zobrist::SIDE;
-        self.steps_left = 4;
+        self.steps_left = STEPS_PER_TURN;
     }
 
     /// Whether `color` has a rabbit on its goal rank.

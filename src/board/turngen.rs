@@ -10,7 +10,8 @@
 
 use super::bitboard::{Bitboard, NEAR_TRAP, NO_TRAP, adjacent};
 use super::position::Position;
-use super::stepgen::{Action, ActionList, Step, generate_actions, mobile_by_kind};
+use super::stepgen::{Action, ActionList, generate_actions, mobile_by_kind};
+use super::turn::Turn;
 use super::types::{Color, Kind, Piece, Square};
 use super::zobrist;
 use std::collections::HashMap;
@@ -272,31 +273,6 @@ fn count_dfs_unmake(pos: &mut Position, table: &mut SeenTable, nodes: &mut u64) 
             count_dfs_unmake(pos, table, nodes);
         }
         pos.unmake_action(undo);
-    }
-}
-
-/// A legal turn: the actions that play it and the hash of the position it
-/// leaves, with the other side to move.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Turn {
-    pub actions: Vec<Action>,
-    pub hash: u64,
-}
-
-impl Turn {
-    /// The turn as single steps, in playing order.
-    pub fn steps(&self) -> Vec<Step> {
-        self.actions.iter().flat_map(|a| a.steps()).collect()
-    }
-
-    /// Plays the turn on `pos` (which it was generated for) and passes.
-    pub fn apply(&self, pos: &Position) -> Position {
-        let mut p = pos.clone();
-        for &a in &self.actions {
-            p.apply_action(a);
-        }
-        p.pass_turn();
-        p
     }
 }
 

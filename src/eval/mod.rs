@@ -4,112 +4,69 @@
 //! the ones the strong bots found to matter most in Arimaa: trap control,
 //! frozen pieces, pieces standing on traps, the elephant's centrality,
 //! officers' placement and rabbit advancement. Their weights live in one
-//! [`Weights`] struct so tuning touches one place.
+//! table, [`Weights`]: a new weight is one line there.
 
 pub mod material;
 pub mod threats;
-pub mod tuned;
 
 use crate::board::bitboard::{Bitboard, adjacent};
 use crate::board::{Color, Kind, Position, Square};
 
-/// Every tunable weight of the evaluation.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Weights {
-    /// Per relative rank (0 = own home rank) for a rabbit.
-    pub rabbit_rank: [i32; 8],
-    /// Per kind, for each frozen piece.
-    pub frozen: [i32; 6],
-    /// For a piece on a trap guarded by a single friend, per kind.
-    pub on_trap_weak: [i32; 6],
-    /// Trap control: per trap, having 2+ pieces next to it...
-    pub trap_two_guards: i32,
-    /// ...and the strongest piece next to it.
-    pub trap_strongest: i32,
-    /// Extra weight of control over the opponent's home traps (attack) and
-    /// one's own (defence), in percent of the base.
-    pub trap_home_pct: i32,
-    pub trap_enemy_home_pct: i32,
-    /// Elephant: bonus per square of centrality (0-6).
-    pub elephant_center: i32,
-    /// Camel and horses: centrality bonus per square.
-    pub officer_center: i32,
-    /// Per step left in the turn of the side to move.
-    pub tempo: i32,
-    /// An officer no enemy piece can dominate: bonus per square of
-    /// centrality (it is free to roam and attack).
-    pub dominant_center: i32,
-    /// An officer that stronger enemies remain for, standing in the enemy
-    /// half: penalty per rank past the middle, per stronger enemy (up to 3).
-    pub exposed: i32,
-    /// Per empty square next to the elephant.
-    pub elephant_mobility: i32,
-    /// Rabbit advancement grows by this percentage per enemy officer gone
-    /// (fewer defenders make runners dangerous).
-    pub rabbit_scale_pct: i32,
-    /// Share (percent) of the best piece the side to move can capture with
-    /// one push or pull, counted as if won.
-    pub capture_now_pct: i32,
-    /// Share of the second most valuable of our pieces the opponent threatens
-    /// to take with one push or pull (we can usually save only one)...
-    pub threat_second_pct: i32,
-    /// ...and of the most valuable one (saving it costs steps).
-    pub threat_first_pct: i32,
-}
-
-impl Default for Weights {
-    /// The table in [`tuned`], which `aamir tune` writes.
-    fn default() -> Self {
-        tuned::weights()
+crate::settings::table! {
+    /// Every tunable weight of the evaluation: one line each (name, type,
+    /// default, range). Each element has a flat index and a name (arrays:
+    /// `rabbit_rank_0` ...), so a tuner can read and write them as numbers
+    /// through [`crate::settings::Table`].
+    pub struct Weights {
+        /// Per relative rank (0 = own home rank) for a rabbit.
+        rabbit_rank: [i32; 8] = [0, 0, 3, 6, 12, 22, 40, 0], WEIGHT_RANGE;
+        /// Per kind, for each frozen piece.
+        frozen: [i32; 6] = [3, 6, 8, 12, 18, 0], WEIGHT_RANGE;
+        /// For a piece on a trap guarded by a single friend, per kind.
+        on_trap_weak: [i32; 6] = [4, 8, 12, 18, 28, 30], WEIGHT_RANGE;
+        /// Trap control: per trap, having 2+ pieces next to it.
+        trap_two_guards: i32 = 14, WEIGHT_RANGE;
+        /// Trap control: per trap, having the strongest piece next to it.
+        trap_strongest: i32 = 10, WEIGHT_RANGE;
+        /// Weight of trap control over one's own home traps (defence), in
+        /// percent of the base.
+        trap_home_pct: i32 = 100, WEIGHT_RANGE;
+        /// Weight of trap control over the opponent's home traps (attack),
+        /// in percent of the base.
+        trap_enemy_home_pct: i32 = 120, WEIGHT_RANGE;
+        /// Elephant: bonus per square of centrality (0-6).
+        elephant_center: i32 = 4, WEIGHT_RANGE;
+        /// Camel and horses: centrality bonus per square.
+        officer_center: i32 = 2, WEIGHT_RANGE;
+        /// Per step left in the turn of the side to move.
+        tempo: i32 = 3, WEIGHT_RANGE;
+        /// An officer no enemy piece can dominate: bonus per square of
+        /// centrality (it is free to roam and attack).
+        dominant_center: i32 = 2, WEIGHT_RANGE;
+        /// An officer that stronger enemies remain for, standing in the enemy
+        /// half: penalty per rank past the middle, per stronger enemy (up to 3).
+        exposed: i32 = 3, WEIGHT_RANGE;
+        /// Per empty square next to the elephant.
+        elephant_mobility: i32 = 2, WEIGHT_RANGE;
+        /// Rabbit advancement grows by this percentage per enemy officer gone
+        /// (fewer defenders make runners dangerous).
+        rabbit_scale_pct: i32 = 12, WEIGHT_RANGE;
+        /// Share (percent) of the best piece the side to move can capture
+        /// with one push or pull, counted as if won.
+        capture_now_pct: i32 = 60, WEIGHT_RANGE;
+        /// Share of the second most valuable of our pieces the opponent
+        /// threatens to take with one push or pull (we can usually save only
+        /// one).
+        threat_second_pct: i32 = 50, WEIGHT_RANGE;
+        /// Share of the most valuable of our pieces the opponent threatens to
+        /// take with one push or pull (saving it costs steps).
+        threat_first_pct: i32 = 10, WEIGHT_RANGE;
     }
 }
 
-impl Weights {
-    /// Names accepted by [`Weights::set`] (the scalar weights).
-    pub const NAMES: &'static [&'static str] = &[
-        "trap_two_guards",
-        "trap_strongest",
-        "trap_home_pct",
-        "trap_enemy_home_pct",
-        "elephant_center",
-        "officer_center",
-        "tempo",
-        "dominant_center",
-        "exposed",
-        "elephant_mobility",
-        "rabbit_scale_pct",
-        "capture_now_pct",
-        "threat_second_pct",
-        "threat_first_pct",
-    ];
-
-    /// Sets a scalar weight by name (whole numbers, may be negative).
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let v: i32 = value
-            .trim()
-            .parse()
-            .map_err(|_| "is not a whole number".to_string())?;
-        let slot = match name {
-            "trap_two_guards" => &mut self.trap_two_guards,
-            "trap_strongest" => &mut self.trap_strongest,
-            "trap_home_pct" => &mut self.trap_home_pct,
-            "trap_enemy_home_pct" => &mut self.trap_enemy_home_pct,
-            "elephant_center" => &mut self.elephant_center,
-            "officer_center" => &mut self.officer_center,
-            "tempo" => &mut self.tempo,
-            "dominant_center" => &mut self.dominant_center,
-            "exposed" => &mut self.exposed,
-            "elephant_mobility" => &mut self.elephant_mobility,
-            "rabbit_scale_pct" => &mut self.rabbit_scale_pct,
-            "capture_now_pct" => &mut self.capture_now_pct,
-            "threat_second_pct" => &mut self.threat_second_pct,
-            "threat_first_pct" => &mut self.threat_first_pct,
-            _ => return Err(format!("unknown evaluation weight `{name}`")),
-        };
-        *slot = v;
-        Ok(())
-    }
-}
+/// Every weight's range: wide enough for any sensible tuning, narrow enough
+/// that no sum of terms can overflow an `i32` or reach the win scores.
+const WEIGHT_RANGE: std::ops::RangeInclusive<i32> = -10_000..=10_000;
 
 /// Centrality: 0 on the edge files/ranks, up to 6 in the middle four.
 const fn make_center() -> [i32; 64] {
@@ -262,28 +219,6 @@ impl Evaluator {
     }
 }
 
-/// What the side to move can expect from the best capture open to it this
-/// turn (found by the capture detector), as a share of the material it
-/// would win: the capture is its to play, but the steps it takes are not
-/// free. 0 when nothing can be taken.
-pub fn capture_gain(pos: &Position, share_pct: i32) -> i32 {
-    use crate::search::capture::{capture_candidates, capture_threats};
-    let me = pos.side();
-    let steps = pos.steps_left();
-    let cands = capture_candidates(pos, me, steps);
-    if cands.is_empty() {
-        return 0;
-    }
-    let set = capture_threats(pos, me, steps);
-    let best = set
-        .squares()
-        .filter_map(|sq| pos.piece_at(sq))
-        .map(|p| material::gain_of_capture(pos, me, p.kind()))
-        .max()
-        .unwrap_or(0);
-    best * share_pct / 100
-}
-
 /// Strength (kind index + 1) of the strongest piece of `c` in `set`, 0 if none.
 #[inline]
 fn strongest(pos: &Position, c: Color, set: Bitboard) -> i32 {
@@ -332,17 +267,25 @@ mod weight_tests {
     use super::*;
 
     #[test]
-    fn every_named_weight_can_be_set_and_changes_the_weights() {
-        for name in Weights::NAMES {
+    fn every_weight_can_be_set_by_index_and_by_name() {
+        use crate::settings::Table;
+        for i in 0..Weights::len() {
+            let name = Weights::name(i).unwrap();
             let mut w = Weights::default();
-            w.set(name, "12345").unwrap();
+            w.set_named(&name, "1234").unwrap();
             assert_ne!(w, Weights::default(), "{name}");
+            assert_eq!(w.get(i), Some(1234), "{name}");
+            let mut v = Weights::default();
+            v.set(i, 1234).unwrap();
+            assert_eq!(v, w, "{name}");
         }
         let mut w = Weights::default();
-        assert!(w.set("tempo", "x").is_err());
-        assert!(w.set("nope", "1").is_err());
-        assert!(crate::search::Params::accepts("eval_tempo"));
-        assert!(!crate::search::Params::accepts("eval_nope"));
+        w.set_named("rabbit_rank_6", "41").unwrap();
+        assert_eq!(w.rabbit_rank[6], 41);
+        assert!(w.set_named("tempo", "x").is_err());
+        assert!(w.set_named("tempo", "10001").is_err());
+        assert!(w.set_named("nope", "1").is_err());
+        assert!(w.set_named("rabbit_rank_8", "1").is_err());
     }
 
     #[test]

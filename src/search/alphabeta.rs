@@ -14,21 +14,16 @@
 
 use super::goal;
 use super::params::Params;
-use super::tt::{Bound, PASS, TranspositionTable, WIN, WIN_BOUND, entry_action};
+use super::tt::{Bound, PASS, TranspositionTable, WIN, entry_action};
 use crate::board::stepgen::{ActionList, generate_actions};
 use crate::board::turngen::History;
-use crate::board::{Action, ActionKind, Color, Position};
+use crate::board::{Action, ActionKind, Color, Position, STEPS_PER_TURN};
 use crate::eval::{Evaluator, material};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Larger than any score: marks "no legal continuation" inside a turn.
 pub const INF: i32 = 32_000;
-
-/// Deepest ply (in steps) tables are sized for.
-pub const MAX_PLY: usize = 256;
-
-const MAX_KILLERS: usize = 8;
 
 /// Per-thread search state.
 pub struct Worker<'a> {
@@ -48,7 +43,6 @@ pub struct Worker<'a> {
     /// count every 1024 nodes.
     pub shared_nodes: Option<&'a std::sync::atomic::AtomicU64>,
     flushed: u64,
-    killers: Vec<[u32; MAX_KILLERS]>,
     /// Goal-detection answers by turn-start hash: the same leaves recur
     /// across root turns and iterations, and the detector is costly where
     /// many rabbits are near goal.
@@ -66,10 +60,15 @@ pub struct NodeCtx {
     pub depth: i32,
     /// Steps from the root, for win distances and per-ply tables.
     pub ply: i32,
-    /// A null move is allowed here (not twice in a row).
-    pub null_ok: bool,
     /// Goal-threat extensions still allowed on this path.
     pub ext_left: u32,
+}
+
+/// What became of a node out of depth.
+enum Leaf {
+    Score(i32),
+    /// Searched one more turn, `ctx` set for it.
+    Extend,
 }
 
 impl<'a> Worker<'a> {
@@ -96,7 +95,6 @@ impl<'a> Worker<'a> {
             aborted: false,
             shared_nodes: None,
             flushed: 0,
-            killers: vec![[0; MAX_KILLERS]; MAX_PLY + 1],
             goal_cache: vec![0; GOAL_CACHE_SIZE],
             hist: vec![0; 2 * 64 * 64],
         }
@@ -130,7 +128,7 @@ impl<'a> Worker<'a> {
     /// Fewest steps to goal for `color` with a fresh turn on `pos`'s board.
     #[inline]
     fn threat_of(&mut self, pos: &Position, color: Color) -> Option<u8> {
-        if goal::rabbits_in_reach(pos, color, 4).is_empty() {
+        if goal::rabbits_in_reach(pos, color, STEPS_PER_TURN).is_empty() {
             return None;
         }
         // The same board with `color` to move: its hash is the key.
@@ -202,7 +200,6 @@ impl<'a> Worker<'a> {
                 turn_start: h,
                 depth: ctx.depth - steps as i32,
                 ply: ctx.ply + steps as i32,
-                null_ok: true,
                 ext_left: ctx.ext_left,
             };
             let s = -self.search(pos, c, -beta, -alpha);
@@ -222,84 +219,20 @@ impl<'a> Worker<'a> {
         if self.aborted {
             return 0;
         }
-        let ply = ctx.ply;
-        let me = pos.side();
-        let opp = me.opp();
-        let at_start = pos.at_turn_start();
-        if at_start {
-            // The end-of-game rules, the side that just moved first.
-            if pos.has_goal(opp) {
-                return -(WIN - ply);
-            }
-            if pos.has_goal(me) {
-                return WIN - ply;
-            }
-            if pos.rabbits(me).is_empty() {
-                return -(WIN - ply);
-            }
-            if pos.rabbits(opp).is_empty() {
-                return WIN - ply;
-            }
-            // A goal this turn wins, whatever else the position holds.
-            // (At leaves this waits until the static score says it matters.)
-            if ctx.depth > 0
-                && self.params.goal_detection
-                && let Some(n) = self.goal_in(pos)
-            {
-                return WIN - (ply + n as i32);
-            }
-        } else if pos.has_goal(me) || (pos.rabbits(opp).is_empty() && !pos.has_goal(opp)) {
-            // Ending the turn now wins (the board has changed, and such a
-            // position cannot have occurred before).
-            return WIN - ply;
-        } else if ctx.depth > 0
-            && self.params.goal_detection
-            && let Some(n) = self.goal_in(pos)
-        {
-            // A goal with the steps left of this turn.
-            return WIN - (ply + n as i32);
+        if let Some(s) = self.decided(pos, &ctx) {
+            return s;
         }
-        let mut depth = ctx.depth;
         let mut ctx = ctx;
-        if depth <= 0 {
-            if !at_start {
-                // Out of depth mid-turn: the turn ends here, if it may.
-                if pos.hash() != ctx.turn_start
-                    && let Some(s) = self.search_pass(pos, NodeCtx { depth: 0, ..ctx }, alpha, beta)
-                {
-                    return s;
-                }
-                return self.eval.evaluate(pos);
+        if ctx.depth <= 0 {
+            match self.leaf(pos, &mut ctx, alpha, beta) {
+                Leaf::Score(s) => return s,
+                // A goal threat above beta: one more turn to defend.
+                Leaf::Extend => {}
             }
-            // A turn-start leaf, judged by the static score, except that
-            // a goal this turn wins, and a goal threat of the opponent makes
-            // a score above beta untrustworthy: then the side to move gets
-            // one whole turn to defend (the opponent's goal is seen at its
-            // next turn start). Below beta neither threat nor defence can
-            // lift the score, and above it a goal of our own adds nothing.
-            let e = self.eval.evaluate(pos);
-            if e < beta {
-                if self.params.goal_detection
-                    && let Some(n) = self.goal_in(pos)
-                {
-                    return WIN - (ply + n as i32);
-                }
-                if self.params.capture_share > 0 {
-                    return e + crate::eval::capture_gain(pos, self.params.capture_share);
-                }
-                return e;
-            }
-            if ctx.ext_left == 0 || self.threat_of(pos, opp).is_none() {
-                return e;
-            }
-            if self.params.goal_detection
-                && let Some(n) = self.goal_in(pos)
-            {
-                return WIN - (ply + n as i32);
-            }
-            depth = 4;
-            ctx.ext_left -= 1;
         }
+        let (ply, depth) = (ctx.ply, ctx.depth);
+        let me = pos.side();
+        let at_start = pos.at_turn_start();
         let pv_node = beta - alpha > 1;
 
         let key = pos.search_key();
@@ -308,29 +241,6 @@ impl<'a> Worker<'a> {
             hash_action = e.action;
             if !pv_node && e.cuts(depth, alpha, beta) {
                 return e.score;
-            }
-        }
-
-        // Null move: let the opponent move twice. If we are still above
-        // beta, a real turn would be too.
-        let r = self.params.null_reduction;
-        if r > 0 && at_start && ctx.null_ok && !pv_node && depth >= 4 + r && beta.abs() < WIN_BOUND
-        {
-            pos.pass_turn();
-            let c = NodeCtx {
-                turn_start: pos.hash(),
-                depth: depth - 4 - r,
-                ply: ply + 4,
-                null_ok: false,
-                ext_left: ctx.ext_left,
-            };
-            let s = -self.search(pos, c, -beta, -beta + 1);
-            unpass(pos, me, 4);
-            if self.aborted {
-                return 0;
-            }
-            if s >= beta {
-                return if s >= WIN_BOUND { beta } else { s };
             }
         }
 
@@ -349,26 +259,7 @@ impl<'a> Worker<'a> {
         }
         let n = list.len();
         let mut scores = [0i32; crate::board::stepgen::MAX_ACTIONS];
-        let hash_move = entry_action(hash_action);
-        self.score_actions(list.as_slice(), &mut scores[..n], hash_move, me, ply);
-        // Near the root, first actions of captures found by the detector go
-        // right after the hash move (the detector costs a few microseconds,
-        // small beside the subtree of such a node).
-        if self.params.capture_order > 0
-            && depth >= self.params.capture_order
-            && pos.steps_left() >= 2
-        {
-            let caps = super::capture::capture_threats(pos, me, pos.steps_left());
-            for sq in caps.squares() {
-                if let Some(first) = caps.first_action(sq)
-                    && let Some(i) = list.as_slice().iter().position(|&a| a == first)
-                    && scores[i] < HASH_SCORE
-                {
-                    scores[i] =
-                        CAPTURE_SCORE + material::gain_of_capture(pos, me, kind_on(pos, sq));
-                }
-            }
-        }
+        self.order(pos, list.as_slice(), &mut scores[..n], hash_action, depth);
         let pass_first = hash_action == PASS;
         let mut tried: [u32; 64] = [0; 64];
         let mut ntried = 0usize;
@@ -376,84 +267,21 @@ impl<'a> Worker<'a> {
         let mut i = 0usize;
         loop {
             // The pass goes first when the table says so, else second.
-            let do_pass = !passed && (pass_first || searched == 1 || i >= n);
-            let (action, is_pass) = if do_pass {
+            let is_pass = !passed && (pass_first || searched == 1 || i >= n);
+            let first = searched == 0 || !self.params.pvs;
+            let (action, s) = if is_pass {
                 passed = true;
-                (0u32, true)
+                match self.pvs_pass(pos, ctx, alpha, beta, first) {
+                    Some(s) => (PASS, s),
+                    None => continue,
+                }
             } else {
                 if i >= n {
                     break;
                 }
-                // Selection: the best-scored remaining action.
-                let mut bi = i;
-                for j in i + 1..n {
-                    if scores[j] > scores[bi] {
-                        bi = j;
-                    }
-                }
-                list.as_mut_slice().swap(i, bi);
-                scores.swap(i, bi);
-                let a = list.as_slice()[i];
+                let a = pick_best(list.as_mut_slice(), &mut scores[..n], i);
                 i += 1;
-                (a.raw(), false)
-            };
-            let s = if is_pass {
-                let s = if searched == 0 || !self.params.pvs {
-                    self.search_pass(pos, ctx, alpha, beta)
-                } else {
-                    match self.search_pass(pos, ctx, alpha, alpha + 1) {
-                        Some(s) if s > alpha && s < beta => self.search_pass(pos, ctx, alpha, beta),
-                        other => other,
-                    }
-                };
-                match s {
-                    Some(s) => s,
-                    None => continue,
-                }
-            } else {
-                let a = Action::from_raw(action);
-                let undo = pos.make_action(a);
-                let cost = a.cost() as i32;
-                let c = NodeCtx {
-                    depth: depth - cost,
-                    ply: ply + cost,
-                    ..ctx
-                };
-                let quiet = a.kind() == ActionKind::Single
-                    && Some(a) != hash_move
-                    && scores[i - 1] < KILLER_SCORE;
-                let s = if searched == 0 || !self.params.pvs {
-                    self.search(pos, c, alpha, beta)
-                } else {
-                    // Late quiet actions first at reduced depth.
-                    let red = if self.params.lmr > 0
-                        && quiet
-                        && searched >= self.params.lmr_after
-                        && depth > 2
-                    {
-                        self.params.lmr.min(depth - cost - 1).max(0)
-                    } else {
-                        0
-                    };
-                    let mut s = self.search(
-                        pos,
-                        NodeCtx {
-                            depth: c.depth - red,
-                            ..c
-                        },
-                        alpha,
-                        alpha + 1,
-                    );
-                    if red > 0 && s > alpha && !self.aborted {
-                        s = self.search(pos, c, alpha, alpha + 1);
-                    }
-                    if s > alpha && s < beta && !self.aborted {
-                        s = self.search(pos, c, alpha, beta);
-                    }
-                    s
-                };
-                pos.unmake_action(undo);
-                s
+                (a.raw(), self.pvs_action(pos, a, ctx, alpha, beta, first))
             };
             if self.aborted {
                 return 0;
@@ -461,12 +289,12 @@ impl<'a> Worker<'a> {
             searched += 1;
             if s > best {
                 best = s;
-                best_action = if is_pass { PASS } else { action };
+                best_action = action;
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
                         if !is_pass {
-                            self.reward(Action::from_raw(action), &tried[..ntried], me, ply, depth);
+                            self.reward(Action::from_raw(action), &tried[..ntried], me, depth);
                         }
                         return self.finish(key, ply, depth, best, alpha0, beta, best_action);
                     }
@@ -485,22 +313,89 @@ impl<'a> Worker<'a> {
         self.finish(key, ply, depth, best, alpha0, beta, best_action)
     }
 
-    /// Ordering scores: hash move, killers, pushes and pulls, then history.
-    fn score_actions(
+    /// The score of a node the rules (or goal detection) settle before any
+    /// search: a goal reached or to come this turn, the last rabbit gone.
+    #[inline]
+    fn decided(&mut self, pos: &Position, ctx: &NodeCtx) -> Option<i32> {
+        let ply = ctx.ply;
+        let me = pos.side();
+        let opp = me.opp();
+        if pos.at_turn_start() {
+            // The end-of-game rules, the side that just moved first.
+            if pos.has_goal(opp) || pos.rabbits(me).is_empty() {
+                return Some(-(WIN - ply));
+            }
+            if pos.has_goal(me) || pos.rabbits(opp).is_empty() {
+                return Some(WIN - ply);
+            }
+        } else if pos.has_goal(me) || (pos.rabbits(opp).is_empty() && !pos.has_goal(opp)) {
+            // Ending the turn now wins (the board has changed, and such a
+            // position cannot have occurred before).
+            return Some(WIN - ply);
+        }
+        // A goal this turn (with the steps left) wins, whatever else the
+        // position holds. (At leaves this waits until the static score
+        // says it matters.)
+        if ctx.depth > 0
+            && self.params.goal_detection
+            && let Some(n) = self.goal_in(pos)
+        {
+            return Some(WIN - (ply + n as i32));
+        }
+        None
+    }
+
+    /// A node out of depth. Mid-turn the turn ends here, if it may. At a
+    /// turn start the static score stands, except that a goal this turn
+    /// wins, and a goal threat of the opponent makes a score above beta
+    /// untrustworthy: then the side to move gets one whole turn to defend
+    /// (the opponent's goal is seen at its next turn start) and `ctx` is
+    /// set for it. Below beta neither threat nor defence can lift the
+    /// score, and above it a goal of our own adds nothing.
+    #[inline]
+    fn leaf(&mut self, pos: &mut Position, ctx: &mut NodeCtx, alpha: i32, beta: i32) -> Leaf {
+        let ply = ctx.ply;
+        if !pos.at_turn_start() {
+            if pos.hash() != ctx.turn_start
+                && let Some(s) = self.search_pass(pos, NodeCtx { depth: 0, ..*ctx }, alpha, beta)
+            {
+                return Leaf::Score(s);
+            }
+            return Leaf::Score(self.eval.evaluate(pos));
+        }
+        let e = self.eval.evaluate(pos);
+        if e >= beta && (ctx.ext_left == 0 || self.threat_of(pos, pos.side().opp()).is_none()) {
+            return Leaf::Score(e);
+        }
+        if self.params.goal_detection
+            && let Some(n) = self.goal_in(pos)
+        {
+            return Leaf::Score(WIN - (ply + n as i32));
+        }
+        if e < beta {
+            return Leaf::Score(e);
+        }
+        ctx.depth = STEPS_PER_TURN as i32;
+        ctx.ext_left -= 1;
+        Leaf::Extend
+    }
+
+    /// Ordering scores: hash move, captures near the root, pushes and
+    /// pulls, then history.
+    #[inline]
+    fn order(
         &self,
+        pos: &Position,
         list: &[Action],
         scores: &mut [i32],
-        hash: Option<Action>,
-        me: Color,
-        ply: i32,
+        hash_action: u32,
+        depth: i32,
     ) {
-        let killers = &self.killers[(ply as usize).min(MAX_PLY)];
-        let nk = self.params.killers;
+        let me = pos.side();
+        let hash = entry_action(hash_action);
         for (a, s) in list.iter().zip(scores.iter_mut()) {
             *s = if Some(*a) == hash {
                 HASH_SCORE
-            } else if let Some(k) = killers[..nk].iter().position(|&k| k == a.raw()) {
-                KILLER_SCORE - k as i32
             } else {
                 let base = if a.kind() != ActionKind::Single {
                     PUSH_SCORE
@@ -515,20 +410,82 @@ impl<'a> Worker<'a> {
                 base + h
             };
         }
+        // Near the root, first actions of captures found by the detector go
+        // right after the hash move (the detector costs a few microseconds,
+        // small beside the subtree of such a node).
+        if self.params.capture_order > 0
+            && depth >= self.params.capture_order
+            && pos.steps_left() >= 2
+        {
+            let caps = super::capture::capture_threats(pos, me, pos.steps_left());
+            for sq in caps.squares() {
+                if let Some(first) = caps.first_action(sq)
+                    && let Some(i) = list.iter().position(|&a| a == first)
+                    && scores[i] < HASH_SCORE
+                {
+                    scores[i] =
+                        CAPTURE_SCORE + material::gain_of_capture(pos, me, kind_on(pos, sq));
+                }
+            }
+        }
+    }
+
+    /// Ends the turn and searches on: the full window for the first child
+    /// (or without PVS), else a null window first.
+    #[inline]
+    fn pvs_pass(
+        &mut self,
+        pos: &mut Position,
+        ctx: NodeCtx,
+        alpha: i32,
+        beta: i32,
+        first: bool,
+    ) -> Option<i32> {
+        if first {
+            return self.search_pass(pos, ctx, alpha, beta);
+        }
+        match self.search_pass(pos, ctx, alpha, alpha + 1) {
+            Some(s) if s > alpha && s < beta => self.search_pass(pos, ctx, alpha, beta),
+            other => other,
+        }
+    }
+
+    /// Plays `a` and searches on: the full window for the first child (or
+    /// without PVS), else a null window first.
+    #[inline]
+    fn pvs_action(
+        &mut self,
+        pos: &mut Position,
+        a: Action,
+        ctx: NodeCtx,
+        alpha: i32,
+        beta: i32,
+        first: bool,
+    ) -> i32 {
+        let undo = pos.make_action(a);
+        let cost = a.cost() as i32;
+        let c = NodeCtx {
+            depth: ctx.depth - cost,
+            ply: ctx.ply + cost,
+            ..ctx
+        };
+        let s = if first {
+            self.search(pos, c, alpha, beta)
+        } else {
+            let s = self.search(pos, c, alpha, alpha + 1);
+            if s > alpha && s < beta && !self.aborted {
+                self.search(pos, c, alpha, beta)
+            } else {
+                s
+            }
+        };
+        pos.unmake_action(undo);
+        s
     }
 
     /// Credits the action that cut off, and debits the quiet ones tried
     /// before it.
-    fn reward(&mut self, a: Action, tried: &[u32], me: Color, ply: i32, depth: i32) {
-        let nk = self.params.killers;
-        if nk > 0 {
-            let k = &mut self.killers[(ply as usize).min(MAX_PLY)];
-            if k[0] != a.raw() {
-                let pos = k[..nk].iter().position(|&x| x == a.raw()).unwrap_or(nk - 1);
-                k.copy_within(0..pos, 1);
-                k[0] = a.raw();
-            }
-        }
+    fn reward(&mut self, a: Action, tried: &[u32], me: Color, depth: i32) {
         if self.params.history {
             let bonus = (depth * depth).min(400);
             let h = &mut self.hist[hist_index(a, me)];
@@ -537,13 +494,6 @@ impl<'a> Worker<'a> {
                 let h = &mut self.hist[hist_index(Action::from_raw(t), me)];
                 *h -= bonus + *h * bonus / HIST_MAX;
             }
-        }
-    }
-
-    /// Halves the history between searches so old lessons fade.
-    pub fn age_history(&mut self) {
-        for h in &mut self.hist {
-            *h /= 2;
         }
     }
 
@@ -573,7 +523,6 @@ const GOAL_CACHE_SIZE: usize = 1 << 18;
 
 const HASH_SCORE: i32 = 1 << 30;
 const CAPTURE_SCORE: i32 = 1 << 29;
-const KILLER_SCORE: i32 = (1 << 14) - 16;
 const PUSH_SCORE: i32 = 1 << 14;
 /// History values stay within +-HIST_MAX (gravity in `reward`).
 const HIST_MAX: i32 = 1 << 13;
@@ -584,6 +533,21 @@ const HIST_MAX: i32 = 1 << 13;
 fn unpass(pos: &mut Position, side: Color, steps: u8) {
     pos.set_side(side);
     pos.set_steps_left(steps);
+}
+
+/// Moves the best-scored of the actions from `i` on to `i` and returns it
+/// (selection: most nodes cut off after a few).
+#[inline]
+fn pick_best(list: &mut [Action], scores: &mut [i32], i: usize) -> Action {
+    let mut bi = i;
+    for j in i + 1..scores.len() {
+        if scores[j] > scores[bi] {
+            bi = j;
+        }
+    }
+    list.swap(i, bi);
+    scores.swap(i, bi);
+    list[i]
 }
 
 #[inline]

@@ -7,16 +7,18 @@
 
 pub mod alphabeta;
 pub mod capture;
+pub mod config;
 pub mod goal;
 pub mod params;
 pub mod tt;
 pub mod variants;
 
-use crate::board::notation::{format_pv, format_steps};
-use crate::board::stepgen::{ActionList, generate_actions};
-use crate::board::{Game, Phase, Position, Step};
+use crate::board::stepgen::{Action, ActionList, generate_actions};
+use crate::board::{Game, Phase, Position, STEPS_PER_TURN, Turn};
 use crate::eval::Evaluator;
+use crate::timeman::{TimeManager, TimeParams};
 use alphabeta::{INF, NodeCtx, Worker};
+pub use config::{EngineConfig, EngineOptions, MAX_DEPTH};
 pub use params::Params;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -34,6 +36,8 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Node budget.
     pub nodes: Option<u64>,
+    /// The time manager's constants for this search.
+    pub time_params: TimeParams,
 }
 
 /// Progress, sent after each finished iteration and while one runs.
@@ -47,8 +51,9 @@ pub struct Report {
     pub score: i32,
     pub nodes: u64,
     pub elapsed: Duration,
-    /// The principal variation in AEI form (later turns side-prefixed).
-    pub pv: String,
+    /// The principal variation, from the searched position (written out
+    /// by [`crate::board::pv_notation`]).
+    pub pv: Vec<Turn>,
     /// 1-based index of the root turn being searched, if known.
     pub current_move: Option<u32>,
 }
@@ -56,89 +61,73 @@ pub struct Report {
 /// The answer of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
-    /// The turn to play, in notation (with capture tokens).
-    pub best: String,
-    pub steps: Vec<Step>,
+    /// The turn to play.
+    pub best: Turn,
     pub score: i32,
     pub depth: u32,
     pub nodes: u64,
-    pub pv: String,
+    /// The principal variation, `best` first.
+    pub pv: Vec<Turn>,
 }
 
 /// A search engine with its tables; reused across moves of a game.
 pub struct Searcher {
-    hash_mb: usize,
-    threads: usize,
+    config: EngineConfig,
     tt: Option<TranspositionTable>,
     eval: Evaluator,
-    params: Params,
 }
+
+/// A whole turn in steps, as depths and plies count them.
+const TURN: i32 = STEPS_PER_TURN as i32;
 
 /// One root turn and what the last iteration learnt of it.
 #[derive(Clone)]
 struct RootMove {
-    steps: Vec<Step>,
+    turn: Turn,
     /// The position after the turn, the opponent to move.
     after: Position,
     score: i32,
 }
 
-/// Deepest iteration when nothing else limits the search.
-const MAX_DEPTH: u32 = 120;
-
 impl Searcher {
-    pub fn new(hash_mb: usize, threads: usize) -> Searcher {
-        let hash_mb = hash_mb.max(1);
+    /// A searcher with its table allocated, configured by `config` whole.
+    pub fn new(config: &EngineConfig) -> Searcher {
         // Tables built once per process, here rather than on the first move.
         crate::eval::material::warm_up();
         Searcher {
-            hash_mb,
-            threads: threads.max(1),
-            tt: Some(TranspositionTable::new(hash_mb)),
-            eval: Evaluator::default(),
-            params: Params::default(),
+            tt: Some(TranspositionTable::new(config.engine.hash.max(1))),
+            eval: Evaluator {
+                w: config.eval.clone(),
+            },
+            config: config.clone(),
         }
     }
 
-    /// Resizes the transposition table (AEI `hash`, in MB) at once, so the
-    /// next `go` does not pay for it. (The AEI session creates the searcher
-    /// only after answering the handshake.)
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        let mb = mb.max(1);
-        if mb != self.hash_mb {
-            self.hash_mb = mb;
+    /// Takes a new configuration. A new `hash` size resizes the table at
+    /// once, so the next `go` does not pay for it. (The AEI session creates
+    /// the searcher only after answering the handshake.)
+    pub fn configure(&mut self, config: &EngineConfig) {
+        if config.engine.hash != self.config.engine.hash {
             self.tt = None;
-            self.tt = Some(TranspositionTable::new(mb));
+            self.tt = Some(TranspositionTable::new(config.engine.hash.max(1)));
         }
+        self.eval = Evaluator {
+            w: config.eval.clone(),
+        };
+        self.config = config.clone();
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
     }
 
     /// The table's size in MB as allocated: less than asked for when the
     /// system refused the memory.
     pub fn hash_mb(&self) -> usize {
-        self.tt.as_ref().map_or(self.hash_mb, |t| t.megabytes())
-    }
-
-    /// Search threads (AEI `threads`).
-    pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
-    }
-
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-
-    /// The search parameters in use.
-    pub fn params(&self) -> &Params {
-        &self.params
-    }
-
-    /// Replaces the search parameters (AEI options, matches between
-    /// settings, measurements).
-    pub fn set_params(&mut self, p: Params) {
-        self.eval = Evaluator {
-            w: p.weights.clone(),
-        };
-        self.params = p;
+        self.tt
+            .as_ref()
+            .map_or(self.config.engine.hash, |t| t.megabytes())
     }
 
     /// Forgets everything learned (AEI `newgame`).
@@ -149,7 +138,7 @@ impl Searcher {
     }
 
     fn table(&mut self) -> &TranspositionTable {
-        let mb = self.hash_mb;
+        let mb = self.config.engine.hash.max(1);
         self.tt.get_or_insert_with(|| TranspositionTable::new(mb))
     }
 
@@ -180,7 +169,7 @@ impl Searcher {
                 let after = t.apply(&root);
                 let score = -self.eval.evaluate(&after);
                 RootMove {
-                    steps: t.steps(),
+                    turn: t.clone(),
                     after,
                     score,
                 }
@@ -196,16 +185,12 @@ impl Searcher {
             if !candidate {
                 continue;
             }
-            let Ok(best) = format_steps(&root, &m.steps) else {
-                continue;
-            };
             let mut after = game.clone();
-            if after.play(&best).is_ok() && after.outcome().is_some_and(|o| o.winner == me) {
+            if after.play_turn(&m.turn).is_ok() && after.outcome().is_some_and(|o| o.winner == me) {
                 return Some(SearchResult {
-                    pv: best.clone(),
-                    best,
-                    steps: m.steps.clone(),
-                    score: WIN - 4,
+                    pv: vec![m.turn.clone()],
+                    best: m.turn.clone(),
+                    score: WIN - TURN,
                     depth: 0,
                     nodes: 0,
                 });
@@ -214,7 +199,8 @@ impl Searcher {
         self.table();
         let tt = self.tt.as_ref().expect("table allocated above");
         tt.new_search();
-        let params = &self.params;
+        let params = &self.config.search;
+        let threads = self.config.engine.threads;
         let eval = &self.eval;
         let helpers_stop = AtomicBool::new(false);
         let total_nodes = AtomicU64::new(0);
@@ -222,25 +208,25 @@ impl Searcher {
             // Helper threads (lazy SMP): the same iterative deepening on
             // their own copy of the root list, every other one a step
             // deeper, filling the shared table for the main thread.
-            for k in 1..self.threads {
+            for k in 1..threads {
                 let mut their_moves: Vec<RootMove> = moves.clone();
-                let (helpers_stop, total_nodes, root) = (&helpers_stop, &total_nodes, &root);
+                let (helpers_stop, total_nodes) = (&helpers_stop, &total_nodes);
                 s.spawn(move || {
                     let mut w =
                         Worker::new(tt, eval, params, game.history(), helpers_stop, None, None);
                     w.shared_nodes = Some(total_nodes);
                     let unlimited = Limits {
                         depth: limits.depth,
+                        time_params: limits.time_params.clone(),
                         ..Limits::default()
                     };
                     iterate(
                         &mut w,
                         tt,
-                        root,
                         &mut their_moves,
                         &unlimited,
                         start,
-                        4 + (k as u32 & 1),
+                        TURN as u32 + (k as u32 & 1),
                         &mut |_| {},
                     );
                     w.flush_nodes();
@@ -252,11 +238,12 @@ impl Searcher {
                 params,
                 game.history(),
                 stop,
-                limits.hard.map(|h| start + h),
+                TimeManager::new(start, limits.soft, limits.hard, &limits.time_params)
+                    .hard_deadline(),
                 limits.nodes,
             );
             w.shared_nodes = Some(&total_nodes);
-            let r = iterate(&mut w, tt, &root, &mut moves, limits, start, 4, report);
+            let r = iterate(&mut w, tt, &mut moves, limits, start, TURN as u32, report);
             w.flush_nodes();
             helpers_stop.store(true, Ordering::Relaxed);
             r
@@ -270,14 +257,12 @@ impl Searcher {
         } else {
             best_score
         };
-        let best = format_steps(&root, &chosen.steps).ok()?;
         Some(SearchResult {
-            best,
-            steps: chosen.steps.clone(),
+            best: chosen.turn.clone(),
             score: best_score.clamp(-INF + 1, INF - 1),
             depth: done_depth,
             nodes,
-            pv: pv_string(tt, &root, chosen),
+            pv: principal_variation(tt, chosen),
         })
     }
 }
@@ -289,7 +274,6 @@ impl Searcher {
 fn iterate(
     w: &mut Worker,
     tt: &TranspositionTable,
-    root: &Position,
     moves: &mut Vec<RootMove>,
     limits: &Limits,
     start: Instant,
@@ -303,17 +287,7 @@ fn iterate(
     let mut done_depth = 0u32;
     let mut last_progress = Instant::now();
     let mut depth = first_depth.min(max_depth);
-    // Time beyond the soft budget for an unsettled search: the best turn
-    // just changed, or its score just fell (the hard limit still holds).
-    let mut extend = 1.0f64;
-    let mut prev_best: Option<Vec<Step>> = None;
-    let mut prev_score = 0i32;
-    // With room between the soft and the hard limit (a reserve to save),
-    // the soft limit also governs the iteration in progress: an iteration
-    // takes several times as long as the last one, so one started late or
-    // left to run would spend the reserve on every turn rather than on the
-    // turns that need it.
-    let soft_governs = matches!((limits.soft, limits.hard), (Some(s), Some(h)) if h > s);
+    let mut time = TimeManager::new(start, limits.soft, limits.hard, &limits.time_params);
     let mut soft_stop = false;
     loop {
         // Aspiration: a window around the last score, widened to the full
@@ -338,31 +312,19 @@ fn iterate(
                 w.path.push(child.hash());
                 let ctx = NodeCtx {
                     turn_start: child.hash(),
-                    depth: depth as i32 - 4,
-                    ply: 4,
-                    null_ok: true,
+                    depth: depth as i32 - TURN,
+                    ply: TURN,
                     ext_left: params.goal_extensions,
                 };
                 let s = if i == 0 || !params.pvs {
                     -w.search(child, ctx, -hi, -alpha)
                 } else {
-                    let red = if params.root_lmr > 0 && i >= params.root_lmr_after {
-                        params.root_lmr.min(ctx.depth - 1).max(0)
-                    } else {
-                        0
-                    };
-                    let reduced = NodeCtx {
-                        depth: ctx.depth - red,
-                        ..ctx
-                    };
-                    let mut s = -w.search(child, reduced, -alpha - 1, -alpha);
-                    if red > 0 && s > alpha && !w.aborted {
-                        s = -w.search(child, ctx, -alpha - 1, -alpha);
-                    }
+                    let s = -w.search(child, ctx, -alpha - 1, -alpha);
                     if s > alpha && s < hi && !w.aborted {
-                        s = -w.search(child, ctx, -hi, -alpha);
+                        -w.search(child, ctx, -hi, -alpha)
+                    } else {
+                        s
                     }
-                    s
                 };
                 if w.aborted {
                     break;
@@ -375,22 +337,11 @@ fn iterate(
                         break;
                     }
                 }
-                // Past the soft limit with the previous best confirmed:
-                // stop. Still unsettled (a new best, or the first turn
-                // failed low): allow the extension a changed best earns.
-                if soft_governs && done_depth > 0 {
-                    let factor = if iter_best == Some(0) {
-                        extend
-                    } else {
-                        extend + 0.6
-                    };
-                    if limits
-                        .soft
-                        .is_some_and(|s| start.elapsed() >= s.mul_f64(factor))
-                    {
-                        soft_stop = true;
-                        break;
-                    }
+                // The root list starts with the previous best: it leads
+                // while nothing has beaten it.
+                if time.stop_in_iteration(iter_best == Some(0)) {
+                    soft_stop = true;
+                    break;
                 }
                 if last_progress.elapsed() >= Duration::from_secs(1) {
                     last_progress = Instant::now();
@@ -404,7 +355,7 @@ fn iterate(
                         score: bs,
                         nodes: w.total_nodes(),
                         elapsed: start.elapsed(),
-                        pv: pv_string(tt, root, &moves[bi]),
+                        pv: principal_variation(tt, &moves[bi]),
                         current_move: Some(i as u32 + 1),
                     });
                 }
@@ -441,34 +392,20 @@ fn iterate(
         moves.insert(0, best);
         best_idx = 0;
         best_score = moves[0].score;
-        if done_depth > first_depth {
-            let changed = prev_best.as_ref() != Some(&moves[0].steps);
-            let fell = best_score < prev_score - 30;
-            extend = 1.0 + if changed { 0.6 } else { 0.0 } + if fell { 0.6 } else { 0.0 };
-        }
-        prev_best = Some(moves[0].steps.clone());
-        prev_score = best_score;
+        // Root turns are distinct positions: the hash names the turn.
+        time.iteration_done(moves[0].turn.hash, best_score);
         report(&Report {
             depth,
             in_progress: false,
             score: best_score,
             nodes: w.total_nodes(),
             elapsed: start.elapsed(),
-            pv: pv_string(tt, root, &moves[0]),
+            pv: principal_variation(tt, &moves[0]),
             current_move: None,
         });
         // A win or loss within the depth searched will not change.
         let decided = best_score.abs() >= WIN_BOUND && (WIN - best_score.abs()) as u32 <= depth;
-        if depth >= max_depth
-            || decided
-            || moves.len() == 1 && depth >= 8
-            || limits.soft.is_some_and(|s| {
-                // The next iteration's first turn alone usually outlasts
-                // what is left of the soft budget past this point.
-                let share = if soft_governs { 0.6 } else { 1.0 };
-                start.elapsed() >= s.mul_f64(extend * share)
-            })
-        {
+        if depth >= max_depth || decided || !time.start_another(depth, moves.len()) {
             break;
         }
         depth += 1;
@@ -476,38 +413,45 @@ fn iterate(
     (best_idx, best_score, done_depth)
 }
 
-/// The PV in AEI form: the root turn, then turns read from the table.
-fn pv_string(tt: &TranspositionTable, root: &Position, m: &RootMove) -> String {
-    let mut turns = vec![m.steps.clone()];
-    {
-        let mut pos = m.after.clone();
-        let mut current: Vec<Step> = Vec::new();
-        for _ in 0..40 {
-            let Some(e) = tt.probe(pos.search_key(), 0) else {
+/// The principal variation: the root turn, then turns read from the table.
+fn principal_variation(tt: &TranspositionTable, m: &RootMove) -> Vec<Turn> {
+    let mut turns = vec![m.turn.clone()];
+    let mut pos = m.after.clone();
+    let mut start = pos.clone();
+    let mut current: Vec<Action> = Vec::new();
+    for _ in 0..40 {
+        let Some(e) = tt.probe(pos.search_key(), 0) else {
+            break;
+        };
+        if e.action == PASS {
+            if current.is_empty() {
+                break;
+            }
+            let Some(t) = Turn::from_actions(&start, std::mem::take(&mut current)) else {
                 break;
             };
-            if e.action == PASS {
-                if current.is_empty() {
-                    break;
-                }
-                turns.push(std::mem::take(&mut current));
-                pos.pass_turn();
-                continue;
-            }
-            let mut list = ActionList::new();
-            generate_actions(&pos, &mut list);
-            let Some(&a) = list.as_slice().iter().find(|a| a.raw() == e.action) else {
+            turns.push(t);
+            pos.pass_turn();
+            start = pos.clone();
+            continue;
+        }
+        let mut list = ActionList::new();
+        generate_actions(&pos, &mut list);
+        let Some(&a) = list.as_slice().iter().find(|a| a.raw() == e.action) else {
+            break;
+        };
+        current.push(a);
+        pos.apply_action(a);
+        if pos.steps_left() == 0 {
+            let Some(t) = Turn::from_actions(&start, std::mem::take(&mut current)) else {
                 break;
             };
-            current.extend(a.steps());
-            pos.apply_action(a);
-            if pos.steps_left() == 0 {
-                turns.push(std::mem::take(&mut current));
-                pos.pass_turn();
-            }
+            turns.push(t);
+            pos.pass_turn();
+            start = pos.clone();
         }
     }
-    format_pv(root, &turns).unwrap_or_default()
+    turns
 }
 
 #[cfg(test)]
@@ -521,8 +465,15 @@ mod tests {
         parse_side_and_board(&text).unwrap()
     }
 
+    /// A one-thread searcher with a table of `mb` MB.
+    fn sized(mb: usize) -> Searcher {
+        let mut c = EngineConfig::default();
+        c.engine.hash = mb;
+        Searcher::new(&c)
+    }
+
     fn run(game: &Game, limits: Limits) -> SearchResult {
-        let mut s = Searcher::new(16, 1);
+        let mut s = sized(16);
         let stop = AtomicBool::new(false);
         s.search(game, &limits, &stop, &mut |_| {}).unwrap()
     }
@@ -548,7 +499,7 @@ mod tests {
         let r = run(&game, depth(12));
         assert!(r.score >= WIN_BOUND, "score {}", r.score);
         let mut g = game.clone();
-        g.play(&r.best).unwrap();
+        g.play_turn(&r.best).unwrap();
         let o = g.outcome().expect("the move ends the game");
         assert_eq!(o.winner, crate::board::Color::Gold);
     }
@@ -574,12 +525,13 @@ mod tests {
         for pos in [goal, last_rabbit] {
             let game = Game::from_position(pos, 10);
             let r = run(&game, depth(12));
-            assert_eq!(r.nodes, 0, "searched before playing the win {}", r.best);
+            assert_eq!(r.nodes, 0, "searched before playing the win {:?}", r.best);
             assert!(r.score >= WIN_BOUND, "score {}", r.score);
+            assert_eq!(r.pv, std::slice::from_ref(&r.best));
             let mut g = game.clone();
-            g.play(&r.best).unwrap();
+            g.play_turn(&r.best).unwrap();
             let o = g.outcome().expect("the move ends the game");
-            assert_eq!(o.winner, crate::board::Color::Gold, "{}", r.best);
+            assert_eq!(o.winner, crate::board::Color::Gold, "{:?}", r.best);
         }
     }
 
@@ -598,7 +550,7 @@ mod tests {
         let r = run(&game, depth(8));
         assert!(
             r.score > -WIN_BOUND,
-            "gold should hold: {} {}",
+            "gold should hold: {} {:?}",
             r.score,
             r.best
         );
@@ -608,7 +560,7 @@ mod tests {
     fn every_answer_is_legal_over_random_games() {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let mut searcher = Searcher::new(8, 1);
+        let mut searcher = sized(8);
         let stop = AtomicBool::new(false);
         for _ in 0..4 {
             let mut game = Game::from_position(Position::standard_opening(), 1);
@@ -618,8 +570,7 @@ mod tests {
                 }
                 let turns = game.legal_turns();
                 let t = &turns[rng.random_range(0..turns.len())];
-                let text = format_steps(game.position(), &t.steps()).unwrap();
-                game.play(&text).unwrap();
+                game.play_turn(t).unwrap();
                 if game.outcome().is_some() {
                     break;
                 }
@@ -627,8 +578,18 @@ mod tests {
                     .search(&game, &depth(6), &stop, &mut |_| {})
                     .unwrap();
                 let mut g = game.clone();
-                g.play(&r.best)
-                    .unwrap_or_else(|e| panic!("illegal answer {}: {e}", r.best));
+                g.play_turn(&r.best)
+                    .unwrap_or_else(|e| panic!("illegal answer {:?}: {e}", r.best));
+                // The PV starts with the answer and is a legal line.
+                assert_eq!(r.pv.first(), Some(&r.best));
+                let mut line = game.clone();
+                for t in &r.pv {
+                    if line.outcome().is_some() {
+                        break;
+                    }
+                    line.play_turn(t)
+                        .unwrap_or_else(|e| panic!("illegal PV turn {t:?}: {e}"));
+                }
             }
         }
     }
@@ -637,7 +598,7 @@ mod tests {
     fn stop_flag_ends_an_unlimited_search() {
         let game = Game::from_position(Position::standard_opening(), 1);
         let stop = AtomicBool::new(false);
-        let mut s = Searcher::new(8, 1);
+        let mut s = sized(8);
         let t0 = Instant::now();
         std::thread::scope(|sc| {
             sc.spawn(|| {
@@ -655,7 +616,7 @@ mod tests {
     fn no_answer_without_a_game_to_play() {
         let game = Game::new();
         let stop = AtomicBool::new(false);
-        let mut s = Searcher::new(1, 1);
+        let mut s = sized(1);
         assert!(s.search(&game, &depth(4), &stop, &mut |_| {}).is_none());
     }
 }

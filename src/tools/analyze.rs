@@ -1,23 +1,26 @@
 //! `aamir analyze`: search one position and print the search's progress
 //! (depth, score, nodes, speed, PV) and the best move.
 
-use crate::board::Game;
-use crate::search::{Limits, Params, Report, Searcher};
+use crate::board::{Game, Position, pv_notation};
+use crate::search::{EngineConfig, Limits, Report, Searcher};
+use crate::timeman::{Schedule, TimeParams};
 use crate::tools::movecount::load_position;
 use anyhow::{Context, Result};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// Options of one analysis.
+/// Options of one analysis: a thinking time, and the engine's
+/// configuration (its `depth` option is the depth limit).
 pub struct AnalyzeOptions {
     pub time: Option<f64>,
-    pub depth: Option<u32>,
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub params: Params,
+    pub config: EngineConfig,
 }
 
-fn print_report(r: &Report) {
+/// Thinking time when neither a time nor a depth is given.
+const DEFAULT_TIME: Duration = Duration::from_secs(5);
+
+fn print_report(root: &Position, r: &Report) {
+    let pv = pv_notation(root, &r.pv).unwrap_or_else(|e| format!("(unwritable: {e})"));
     let secs = r.elapsed.as_secs_f64();
     println!(
         "depth {}{} score {} nodes {} time {:.2} nps {:.0} pv {}",
@@ -27,7 +30,7 @@ fn print_report(r: &Report) {
         r.nodes,
         secs,
         r.nodes as f64 / secs.max(1e-6),
-        r.pv
+        pv
     );
 }
 
@@ -38,26 +41,32 @@ pub fn run(position: &str, opts: &AnalyzeOptions) -> Result<()> {
         println!("game over: {} wins by {}", o.winner.name(), o.reason.name());
         return Ok(());
     }
-    let mut searcher = Searcher::new(opts.hash_mb, opts.threads);
-    searcher.set_params(opts.params.clone());
+    let mut searcher = Searcher::new(&opts.config);
+    let depth = opts.config.engine.depth_limit();
     // An analysis is asked for a fixed time: it thinks that long (starting
     // iterations until then and cutting the last one), with no reserve to
     // save and no reason to stop early.
-    let time = match (opts.time, opts.depth) {
-        (Some(t), _) => Some(Duration::from_secs_f64(t)),
-        (None, None) => Some(Duration::from_secs(5)),
+    let time = match (opts.time, depth) {
+        (Some(t), _) => Some(
+            Duration::try_from_secs_f64(t)
+                .with_context(|| format!("--time {t}: not a time in seconds"))?,
+        ),
+        (None, None) => Some(DEFAULT_TIME),
         (None, Some(_)) => None,
     };
+    let sched = time.map(Schedule::fixed).unwrap_or_default();
     let limits = Limits {
-        soft: time,
-        hard: time,
-        depth: opts.depth,
+        soft: sched.soft,
+        hard: sched.hard,
+        depth,
         nodes: None,
+        time_params: TimeParams::default(),
     };
     let stop = AtomicBool::new(false);
+    let root = game.position().clone();
     let result = searcher
-        .search(&game, &limits, &stop, &mut print_report)
+        .search(&game, &limits, &stop, &mut |r| print_report(&root, r))
         .context("no legal move in this position")?;
-    println!("bestmove {}", result.best);
+    println!("bestmove {}", result.best.notation(&root)?);
     Ok(())
 }

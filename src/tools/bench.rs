@@ -6,7 +6,7 @@
 
 use crate::board::Game;
 use crate::board::notation::parse_side_and_board;
-use crate::search::{Limits, Params, Searcher};
+use crate::search::{EngineConfig, Limits, Searcher};
 use anyhow::Result;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -44,16 +44,18 @@ pub const POSITIONS: &[&str] = &[
 /// Default bench depth in steps.
 pub const DEFAULT_DEPTH: u32 = 8;
 
-/// Runs the bench and returns the total node count.
-pub fn run(depth: u32, hash_mb: usize, params: &Params, verbose: bool) -> Result<u64> {
+/// Runs the bench with `config` (its thread count and depth option are
+/// ignored: one thread, `depth`) and returns the total node count.
+pub fn run(depth: u32, config: &EngineConfig, verbose: bool) -> Result<u64> {
+    let mut config = config.clone();
+    config.engine.threads = 1;
     let stop = AtomicBool::new(false);
     let mut total_nodes = 0u64;
     let t0 = Instant::now();
     for (i, text) in POSITIONS.iter().enumerate() {
         let pos = parse_side_and_board(text)?;
         let game = Game::from_position(pos, 1);
-        let mut searcher = Searcher::new(hash_mb, 1);
-        searcher.set_params(params.clone());
+        let mut searcher = Searcher::new(&config);
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
@@ -61,8 +63,10 @@ pub fn run(depth: u32, hash_mb: usize, params: &Params, verbose: bool) -> Result
         let t = Instant::now();
         let r = searcher.search(&game, &limits, &stop, &mut |_| {});
         let dt = t.elapsed().as_secs_f64();
-        let (nodes, best, score) =
-            r.map_or((0, "-".to_string(), 0), |r| (r.nodes, r.best, r.score));
+        let (nodes, best, score) = match r {
+            Some(r) => (r.nodes, r.best.notation(game.position())?, r.score),
+            None => (0, "-".to_string(), 0),
+        };
         total_nodes += nodes;
         if verbose {
             println!(
@@ -143,7 +147,7 @@ pub fn run_variants(max_depth: u32, positions: usize, node_cap: u64) -> Result<(
             let ei = names.len() - 1;
             if nodes[ei][di].is_some() {
                 let game = Game::from_position(pos.clone(), 1);
-                let mut searcher = Searcher::new(64, 1);
+                let mut searcher = Searcher::new(&EngineConfig::default());
                 let stop = AtomicBool::new(false);
                 let limits = Limits {
                     depth: Some(d),

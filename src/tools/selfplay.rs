@@ -6,7 +6,7 @@
 
 use crate::board::record::parse_archive;
 use crate::board::{Color, Game};
-use crate::search::{Limits, Params, Searcher};
+use crate::search::{EngineConfig, Limits, Searcher};
 use anyhow::{Context, Result, bail};
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 /// How one side searches each turn.
 #[derive(Clone, Debug)]
 pub struct Side {
-    pub params: Params,
+    pub config: EngineConfig,
     pub movetime: Option<Duration>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
@@ -42,10 +42,8 @@ fn play_game(
     game.play(&setups.1)
         .with_context(|| format!("opening setup {}", setups.1))?;
     let stop = AtomicBool::new(false);
-    let mut sa = Searcher::new(32, 1);
-    sa.set_params(a.params.clone());
-    let mut sb = Searcher::new(32, 1);
-    sb.set_params(b.params.clone());
+    let mut sa = Searcher::new(&a.config);
+    let mut sb = Searcher::new(&b.config);
     let mut turns = 0;
     while game.outcome().is_none() {
         let gold_to_move = game.side() == Color::Gold;
@@ -59,6 +57,7 @@ fn play_game(
             hard: side.movetime.map(|t| t * 3),
             depth: side.depth,
             nodes: side.nodes,
+            ..Limits::default()
         };
         let result = searcher.search(&game, &limits, &stop, &mut |_| {});
         let Some(r) = result else {
@@ -66,8 +65,8 @@ fn play_game(
             // happen, since immobilisation ends it.
             bail!("no move in a running game at {}", game.label());
         };
-        game.play(&r.best)
-            .with_context(|| format!("search answered an illegal move {}", r.best))?;
+        game.play_turn(&r.best)
+            .with_context(|| format!("search answered an illegal move {:?}", r.best))?;
         turns += 1;
         if turns >= max_turns {
             // Adjudicate long games by the evaluation of the side to move.

@@ -16,10 +16,10 @@
 
 use super::SplitMix;
 use crate::aei::setup::Layout;
-use crate::board::notation::{board_string, format_setup, format_steps};
+use crate::board::notation::{board_string, format_setup};
 use crate::board::{Color, Game, Kind, Phase, Piece, Position, Square};
 use crate::eval::Evaluator;
-use crate::search::{Limits, Searcher};
+use crate::search::{EngineConfig, Limits, Searcher};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -46,6 +46,15 @@ pub struct GenOptions {
 }
 
 impl GenOptions {
+    /// The engine's settings for every game: defaults, one thread, the
+    /// run's table size.
+    pub fn engine(&self) -> EngineConfig {
+        let mut c = EngineConfig::default();
+        c.engine.hash = self.hash_mb.max(1);
+        c.engine.threads = 1;
+        c
+    }
+
     /// The settings as the command line that gives them.
     pub fn command(&self) -> String {
         format!(
@@ -157,8 +166,8 @@ pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Resul
         debug_assert_eq!(game.phase(), Phase::Play);
         let pos = game.position().clone();
         positions.push((turn, pos.clone()));
-        let text = if turn < opts.random_turns && opts.random_top > 1 {
-            let turns = game.legal_turns();
+        let chosen = if turn < opts.random_turns && opts.random_top > 1 {
+            let mut turns = game.legal_turns();
             if turns.is_empty() {
                 bail!("game {id}: no legal turn at {}", game.label());
             }
@@ -170,15 +179,15 @@ pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Resul
             // Best first; equal scores in generation order (deterministic).
             scored.sort_by_key(|&(s, i)| (-s, i));
             let pick = scored[rng.below(opts.random_top.min(scored.len()))].1;
-            format_steps(&pos, &turns[pick].steps())?
+            turns.swap_remove(pick)
         } else {
             let Some(r) = searcher.search(&game, &limits, &stop, &mut |_| {}) else {
                 bail!("game {id}: no move at {}", game.label());
             };
             r.best
         };
-        game.play(&text)
-            .with_context(|| format!("game {id}: the engine played an illegal {text}"))?;
+        game.play_turn(&chosen)
+            .with_context(|| format!("game {id}: the engine played an illegal {chosen:?}"))?;
         turn += 1;
     }
     Ok(GameRecord {
@@ -221,7 +230,7 @@ pub fn generate(
             let tx = tx.clone();
             let (next, failed) = (&next, &failed);
             s.spawn(move || {
-                let mut searcher = Searcher::new(opts.hash_mb, 1);
+                let mut searcher = Searcher::new(&opts.engine());
                 loop {
                     let id = next.fetch_add(1, Ordering::Relaxed);
                     if id >= opts.games || failed.load(Ordering::Relaxed) {
@@ -340,7 +349,7 @@ mod tests {
     #[test]
     fn lines_label_the_winner_and_the_loser() {
         let opts = tiny(11);
-        let mut s = Searcher::new(1, 1);
+        let mut s = Searcher::new(&opts.engine());
         let g = play_game(&opts, 0, &mut s).unwrap();
         assert!(g.winner.is_some(), "game 0 ends within 200 turns");
         let lines = g.lines();

@@ -8,146 +8,62 @@
 //! - [`fit`]: the logistic fit: `k` of `sigmoid(k * eval)` first, then the
 //!   weights, and the writer of the Rust table the defaults are built from.
 //!
-//! The tuner sees the evaluation only through [`Tunable`], so a change in
-//! how the weights are declared touches one list of fields here (given to
-//! `weight_fields!`) and nothing else.
+//! The tuner sees the evaluation only through [`Tunable`], implemented here
+//! for [`Evaluator`] on top of the weights' settings table: a weight added
+//! to the table is tuned with no change here.
 
 pub mod data;
 pub mod datagen;
 pub mod fit;
 
 use crate::board::Position;
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, Weights};
+use crate::settings::Table;
 
-/// What the tuner needs of an evaluation: its weights as named fields of
-/// whole numbers (a scalar is a field of one), readable and writable by a
-/// flat index, and a score for a position with the current values.
+/// What the tuner needs of an evaluation: its weights as whole numbers by
+/// flat index (array elements one by one), with names, and a score for a
+/// position with the current values.
 pub trait Tunable: Clone + Send + Sync {
-    /// Every field in declaration order: its name, whether it is an array,
-    /// and its values.
-    fn fields(&self) -> Vec<(&'static str, bool, &[i32])>;
-    /// The same fields, writable.
-    fn fields_mut(&mut self) -> Vec<&mut [i32]>;
+    /// Number of single weights.
+    fn len(&self) -> usize;
+    /// Name of weight `i`.
+    fn name(&self, i: usize) -> String;
+    /// Weight `i`.
+    fn get(&self, i: usize) -> i32;
+    /// Sets weight `i`; false when the value is out of the weight's range.
+    fn set(&mut self, i: usize, v: i32) -> bool;
     /// Score of `pos` for its side to move, in centi-rabbits.
     fn score(&self, pos: &Position) -> i32;
 
-    /// Number of single weights (array elements counted one by one).
-    fn len(&self) -> usize {
-        self.fields().iter().map(|f| f.2.len()).sum()
-    }
     /// Whether there is nothing to tune.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Name of weight `i`: the field's name, with `[j]` for an array element.
-    fn name(&self, i: usize) -> String {
-        let mut at = i;
-        for (name, array, vals) in self.fields() {
-            if at < vals.len() {
-                return if array {
-                    format!("{name}[{at}]")
-                } else {
-                    name.to_string()
-                };
-            }
-            at -= vals.len();
-        }
-        format!("#{i}")
-    }
     /// Every weight, flattened.
     fn values(&self) -> Vec<i32> {
-        self.fields()
-            .iter()
-            .flat_map(|f| f.2.iter().copied())
-            .collect()
+        (0..self.len()).map(|i| self.get(i)).collect()
     }
-    /// Weight `i` (flat index, below [`Tunable::len`]).
+}
+
+/// The evaluation's weights through their settings table, which names every
+/// one: new weights need nothing here.
+impl Tunable for Evaluator {
+    fn len(&self) -> usize {
+        Weights::len()
+    }
+    fn name(&self, i: usize) -> String {
+        Weights::name(i).unwrap_or_else(|| format!("#{i}"))
+    }
     fn get(&self, i: usize) -> i32 {
-        self.values()[i]
+        self.w.get(i).unwrap_or(0) as i32
     }
-    /// Sets weight `i` (flat index, below [`Tunable::len`]).
-    fn set(&mut self, i: usize, v: i32) {
-        let mut at = i;
-        for f in self.fields_mut() {
-            if at < f.len() {
-                f[at] = v;
-                return;
-            }
-            at -= f.len();
-        }
+    fn set(&mut self, i: usize, v: i32) -> bool {
+        self.w.set(i, v as i64).is_ok()
+    }
+    fn score(&self, pos: &Position) -> i32 {
+        self.evaluate(pos)
     }
 }
-
-/// Lets one list name scalar and array fields alike.
-trait AsWeights {
-    const ARRAY: bool;
-    fn as_slice(&self) -> &[i32];
-    fn as_mut_slice(&mut self) -> &mut [i32];
-}
-
-impl AsWeights for i32 {
-    const ARRAY: bool = false;
-    fn as_slice(&self) -> &[i32] {
-        std::slice::from_ref(self)
-    }
-    fn as_mut_slice(&mut self) -> &mut [i32] {
-        std::slice::from_mut(self)
-    }
-}
-
-impl<const N: usize> AsWeights for [i32; N] {
-    const ARRAY: bool = true;
-    fn as_slice(&self) -> &[i32] {
-        self
-    }
-    fn as_mut_slice(&mut self) -> &mut [i32] {
-        self
-    }
-}
-
-/// Implements [`Tunable`] for [`Evaluator`] from the list of its weight
-/// fields (a test checks the list misses none).
-macro_rules! weight_fields {
-    ($($f:ident),* $(,)?) => {
-        impl Tunable for Evaluator {
-            fn fields(&self) -> Vec<(&'static str, bool, &[i32])> {
-                vec![$((stringify!($f), ARRAY_OF(&self.w.$f), self.w.$f.as_slice())),*]
-            }
-            fn fields_mut(&mut self) -> Vec<&mut [i32]> {
-                vec![$(self.w.$f.as_mut_slice()),*]
-            }
-            fn score(&self, pos: &Position) -> i32 {
-                self.evaluate(pos)
-            }
-        }
-    };
-}
-
-/// Whether a field is an array, read from its type.
-#[allow(non_snake_case)]
-fn ARRAY_OF<T: AsWeights>(_: &T) -> bool {
-    T::ARRAY
-}
-
-weight_fields!(
-    rabbit_rank,
-    frozen,
-    on_trap_weak,
-    trap_two_guards,
-    trap_strongest,
-    trap_home_pct,
-    trap_enemy_home_pct,
-    elephant_center,
-    officer_center,
-    tempo,
-    dominant_center,
-    exposed,
-    elephant_mobility,
-    rabbit_scale_pct,
-    capture_now_pct,
-    threat_second_pct,
-    threat_first_pct,
-);
 
 /// Whether a position is quiet enough to label with the game's result: the
 /// side to move has no capture this turn and neither side can reach goal
@@ -209,34 +125,34 @@ mod tests {
     use crate::board::notation::parse_side_and_board;
 
     #[test]
-    fn the_field_list_covers_every_weight() {
-        // Zero every weight through the interface: if the list missed a
-        // field, its default (some non-zero) would still show in the
-        // struct's debug text.
+    fn every_weight_is_reachable_by_index() {
+        // Zero every weight through the interface: a weight it missed would
+        // keep its (non-zero) default in the struct's debug text.
         let mut e = Evaluator::default();
         for i in 0..e.len() {
-            e.set(i, 0);
+            assert!(e.set(i, 0), "{}", e.name(i));
         }
         let text = format!("{:?}", e.w);
         let nonzero: Vec<&str> = text
             .split(|c: char| !c.is_ascii_digit() && c != '-')
             .filter(|t| !t.is_empty() && *t != "0")
             .collect();
-        assert!(nonzero.is_empty(), "not in the list: {text}");
+        assert!(nonzero.is_empty(), "not reachable: {text}");
         assert!(Evaluator::default().values().iter().any(|&v| v != 0));
     }
 
     #[test]
     fn names_and_indices_agree() {
         let mut e = Evaluator::default();
-        assert_eq!(e.name(0), "rabbit_rank[0]");
+        assert_eq!(e.name(0), "rabbit_rank_0");
         let t = (0..e.len()).find(|&i| e.name(i) == "tempo").unwrap();
         assert_eq!(e.get(t), e.w.tempo);
-        e.set(t, 77);
+        assert!(e.set(t, 77));
         assert_eq!(e.w.tempo, 77);
-        let f = (0..e.len()).find(|&i| e.name(i) == "frozen[2]").unwrap();
-        e.set(f, -5);
+        let f = (0..e.len()).find(|&i| e.name(i) == "frozen_2").unwrap();
+        assert!(e.set(f, -5));
         assert_eq!(e.w.frozen[2], -5);
+        assert!(!e.set(f, 1_000_000), "out of range");
         assert_eq!(e.values().len(), e.len());
     }
 

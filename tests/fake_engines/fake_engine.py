@@ -20,6 +20,23 @@ and, with --fault, misbehaves on purpose at its --at'th move of every game
   handshakehang never answers `aei`
 
 --delay S makes it think S seconds before every move (not setups).
+
+Older bots that AEI's roundrobin plays, imitated:
+
+  --handshake noversion  answers `aei` with `id` lines and `aeiok` but no
+                         `protocol-version` line (as akimot does)
+  --handshake logfirst   prints a `log` line before `protocol-version 1`
+                         (as Yeti does)
+  --old-clock            a pre-2009 clock: ignores greserve, sreserve and
+                         moveused; before every `go` it needs wreserve,
+                         breserve (whole seconds) and tcmoveused, checks its
+                         own reserve against the one it keeps from its own
+                         move times (exit 3 with a `fatal:` line on stderr if
+                         either is missing or wrong), and thinks for half of
+                         the reserve it was told
+  --strict-options       answers an option it does not know with
+                         `log Warning` and a `depth` that is not a whole
+                         number with `log Error`
 """
 
 import argparse
@@ -65,6 +82,44 @@ def random_move(pos):
     return pos.steps_to_str(steps)
 
 
+KNOWN_OPTIONS = {
+    "tcmove", "tcreserve", "tcpercent", "tcmax", "tctotal", "tcturns",
+    "tcturntime", "greserve", "sreserve", "wreserve", "breserve", "moveused",
+    "tcmoveused", "opponent", "depth",
+}
+
+
+def fatal(text):
+    sys.stderr.write("fatal: " + text + "\n")
+    sys.stderr.flush()
+    sys.exit(3)
+
+
+def reserve_after(tc, reserve, used):
+    change = tc["tcmove"] - used
+    if change > 0:
+        change *= tc["tcpercent"] / 100.0
+    reserve = max(0.0, reserve + change)
+    if tc["tcmax"]:
+        reserve = min(reserve, tc["tcmax"])
+    return reserve
+
+
+def check_old_clock(told, me, expected):
+    """The thinking time from the pre-2009 clock options, or exit."""
+    for name in ("wreserve", "breserve", "tcmoveused"):
+        if name not in told:
+            fatal(f"no {name} before go (got {sorted(told)})")
+        if not told[name].isdigit():
+            fatal(f"{name} {told[name]} is not whole seconds")
+    mine = int(told["wreserve" if me == Color.GOLD else "breserve"])
+    # The controller's clock runs a little longer than this engine's (the
+    # pipe), and it sends whole seconds rounded down.
+    if not expected - 1.3 <= mine <= expected + 0.3:
+        fatal(f"told reserve {mine}, expected about {expected:.3f}")
+    return mine / 2.0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fault", default="none")
@@ -72,6 +127,9 @@ def main():
     ap.add_argument("--sleep", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--delay", type=float, default=0.0)
+    ap.add_argument("--handshake", default="standard")
+    ap.add_argument("--old-clock", action="store_true")
+    ap.add_argument("--strict-options", action="store_true")
     args = ap.parse_args()
     random.seed(args.seed)
     fault = args.fault
@@ -80,13 +138,21 @@ def main():
     insetup = True
     moves_made = 0
     games = 0
+    tc = {"tcmove": 0.0, "tcreserve": 0.0, "tcpercent": 100.0, "tcmax": 0.0}
+    # The old clock: what the controller said since the last `go`, and the
+    # reserve this engine expects from its own move times.
+    told = {}
+    my_reserve = None
 
     for raw in sys.stdin:
         msg = raw.strip()
         if msg == "aei":
             if fault == "handshakehang":
                 time.sleep(3600)
-            send("protocol-version 1")
+            if args.handshake == "logfirst":
+                send("log Fake engine starting up")
+            if args.handshake != "noversion":
+                send("protocol-version 1")
             send("id name Fake " + fault)
             send("id author aamir tests")
             send("aeiok")
@@ -99,15 +165,32 @@ def main():
             insetup = True
             moves_made = 0
             games += 1
+            my_reserve = tc["tcreserve"]
         elif msg.startswith("setoption"):
-            pass
+            words = msg.split()
+            name = words[2] if len(words) > 2 else ""
+            value = " ".join(words[4:]) if len(words) > 4 else ""
+            if name in tc:
+                tc[name] = float(value)
+            if name in ("wreserve", "breserve", "tcmoveused"):
+                told[name] = value
+            if args.strict_options:
+                if name not in KNOWN_OPTIONS:
+                    send("log Warning: unknown option " + name)
+                elif name == "depth" and not value.isdigit():
+                    send("log Error: depth " + value + " is not a whole number")
         elif msg.startswith("makemove"):
             move = msg.split(None, 1)[1]
             position = position.do_move_str(move)
             if insetup and position.color == Color.GOLD:
                 insetup = False
         elif msg == "go":
+            started = time.monotonic()
             me = position.color
+            think = 0.0
+            if args.old_clock:
+                think = check_old_clock(told, me, my_reserve)
+                told = {}
             n = 0 if insetup else moves_made + 1
             if not insetup:
                 moves_made += 1
@@ -149,8 +232,12 @@ def main():
                     send("bestmove " + move)
             if args.delay and not insetup:
                 time.sleep(args.delay)
+            if not insetup:
+                time.sleep(think)
             send("info score 0")
             send("bestmove " + move)
+            if not insetup and my_reserve is not None:
+                my_reserve = reserve_after(tc, my_reserve, time.monotonic() - started)
         elif msg == "stop":
             pass
         elif msg == "quit":

@@ -1,0 +1,152 @@
+//! Everything that configures the engine, in one value handed to the
+//! [`Searcher`](super::Searcher) whole: the engine options (table size,
+//! threads, depth limit), the search parameters and the evaluation
+//! weights. Each part is a settings table (`crate::settings`), so the AEI
+//! session, the CLI's `--hash`/`--threads`/`--depth`/`--params` and
+//! `aamir params` all read the same names, defaults and ranges.
+
+use super::params::Params;
+use crate::eval::Weights;
+use crate::settings::{SettingError, Table, apply, listing, table};
+
+/// Deepest search, in steps: the depth option's limit and the search's
+/// when nothing else limits it.
+pub const MAX_DEPTH: u32 = 120;
+
+table! {
+    /// Engine options (AEI `setoption` names, CLI flags of the same name).
+    pub struct EngineOptions {
+        /// Transposition table size in MB (halved until the system grants
+        /// it).
+        hash: usize = 64, 1..=(1 << 20);
+        /// Search threads (lazy SMP, sharing the table).
+        threads: usize = 1, 1..=256;
+        /// Fixed search depth in steps (0 = none; AEI also reads a negative
+        /// depth as none).
+        depth: u32 = 0, 0..=MAX_DEPTH;
+    }
+}
+
+impl EngineOptions {
+    /// The depth limit, `None` when unset.
+    pub fn depth_limit(&self) -> Option<u32> {
+        (self.depth > 0).then_some(self.depth)
+    }
+}
+
+/// Prefix of the evaluation weights' names among all settings.
+pub const EVAL_PREFIX: &str = "eval_";
+
+/// The whole configuration of a searcher.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineConfig {
+    pub engine: EngineOptions,
+    pub search: Params,
+    pub eval: Weights,
+}
+
+impl EngineConfig {
+    /// Sets any setting by name: an engine option, a search parameter, or
+    /// an evaluation weight as `eval_<name>`.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), SettingError> {
+        if let Some(w) = name.strip_prefix(EVAL_PREFIX) {
+            return self.eval.set_named(w, value).map_err(|e| prefixed(e, name));
+        }
+        if EngineOptions::index_of(name).is_some() {
+            return self.engine.set_named(name, value);
+        }
+        self.search.set_named(name, value)
+    }
+
+    /// Whether `name` is a setting [`EngineConfig::set`] knows.
+    pub fn accepts(name: &str) -> bool {
+        match name.strip_prefix(EVAL_PREFIX) {
+            Some(w) => Weights::index_of(w).is_some(),
+            None => EngineOptions::index_of(name).is_some() || Params::index_of(name).is_some(),
+        }
+    }
+
+    /// Applies `name=value,name=value` (the CLI's `--params`).
+    pub fn apply(&mut self, spec: &str) -> Result<(), SettingError> {
+        apply(spec, |n, v| self.set(n, v))
+    }
+
+    /// The defaults with `spec` applied.
+    pub fn from_spec(spec: &str) -> Result<EngineConfig, SettingError> {
+        let mut c = EngineConfig::default();
+        c.apply(spec)?;
+        Ok(c)
+    }
+
+    /// Every setting as (group title, rows of name, default, range, doc):
+    /// what `aamir params` prints.
+    pub fn listing() -> Vec<(&'static str, Vec<[String; 4]>)> {
+        vec![
+            ("engine options", listing::<EngineOptions>("")),
+            ("search parameters", listing::<Params>("")),
+            ("evaluation weights", listing::<Weights>(EVAL_PREFIX)),
+        ]
+    }
+}
+
+/// A weight's error named as the caller named it (with its prefix).
+fn prefixed(e: SettingError, full: &str) -> SettingError {
+    match e {
+        SettingError::Unknown(_) => SettingError::Unknown(full.to_string()),
+        SettingError::BadValue { value, reason, .. } => SettingError::BadValue {
+            name: full.to_string(),
+            value,
+            reason,
+        },
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_unique_and_settable_through_the_config() {
+        let mut names: Vec<String> = (0..EngineOptions::len())
+            .filter_map(EngineOptions::name)
+            .chain((0..Params::len()).filter_map(Params::name))
+            .chain(
+                (0..Weights::len())
+                    .filter_map(|i| Some(format!("{EVAL_PREFIX}{}", Weights::name(i)?))),
+            )
+            .collect();
+        let n = names.len();
+        for name in &names {
+            assert!(EngineConfig::accepts(name), "{name}");
+            let mut c = EngineConfig::default();
+            c.set(name, "1").unwrap();
+        }
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n, "a name is used twice");
+    }
+
+    #[test]
+    fn one_spec_sets_all_three_parts_and_errors_name_the_setting() {
+        let c = EngineConfig::from_spec("hash=8,threads=2,depth=6,pvs=0,eval_tempo=5").unwrap();
+        assert_eq!((c.engine.hash, c.engine.threads), (8, 2));
+        assert_eq!(c.engine.depth_limit(), Some(6));
+        assert!(!c.search.pvs);
+        assert_eq!(c.eval.tempo, 5);
+        assert_eq!(EngineConfig::default().engine.depth_limit(), None);
+        for (spec, named) in [
+            ("hash=0", "`hash`"),
+            ("threads=257", "`threads`"),
+            ("depth=121", "`depth`"),
+            ("eval_tempo=x", "`eval_tempo`"),
+            ("eval_nope=1", "`eval_nope`"),
+            ("nope=1", "`nope`"),
+        ] {
+            let e = EngineConfig::from_spec(spec).unwrap_err().to_string();
+            assert!(e.contains(named), "{spec}: {e}");
+        }
+        assert!(!EngineConfig::accepts("eval_hash"));
+        assert!(!EngineConfig::accepts("tcmove"));
+    }
+}
