@@ -71,67 +71,31 @@ enum Command {
     /// with its default, range and meaning (all settable by AEI `setoption`
     /// and by `--params name=value,...`).
     Params,
-    /// Development: an in-process match between two search settings.
-    #[command(hide = true)]
-    Selfplay {
-        /// Search parameters of A, `name=value,...`.
-        #[arg(long, default_value = "")]
-        a: String,
-        /// Search parameters of B.
-        #[arg(long, default_value = "")]
-        b: String,
-        #[arg(long, default_value_t = 20)]
-        games: usize,
-        /// Milliseconds per move (both sides).
-        #[arg(long)]
-        movetime: Option<u64>,
-        /// Fixed depth in steps (both sides).
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Node budget per move (both sides): load-independent.
-        #[arg(long)]
-        nodes: Option<u64>,
-        #[arg(long, default_value_t = 1)]
-        concurrency: usize,
-        /// Archive whose games' setups are the openings.
-        #[arg(long, default_value = "tests/data/games-2026-02.tsv")]
-        openings: String,
-        #[arg(long, default_value_t = 300)]
-        max_turns: u32,
-    },
     /// Fewest steps to goal this turn (`goal N` / `goal none`), or check a
-    /// suite file, or compare with the brute force on random-play positions.
+    /// suite file.
     Goal {
         /// `g [board]` / `s [board]`, or a file with that or a long diagram.
         position: Option<String>,
         /// A TSV of side, board, expected (steps or `none`) rows to check.
-        #[arg(long, conflicts_with_all = ["position", "random"])]
-        suite: Option<String>,
-        /// Compare with the brute force on this many random-play positions.
         #[arg(long, conflicts_with = "position")]
-        random: Option<usize>,
-        /// With --random: positions crowded around goal instead of random play.
-        #[arg(long, requires = "random")]
-        near: bool,
-        /// With --random: near-goal positions with random pieces added and
-        /// removed around a rabbit.
-        #[arg(long, requires = "random", conflicts_with = "near")]
-        mutated: bool,
-        /// Seed of the random positions.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[cfg_attr(feature = "dev", arg(conflicts_with = "random"))]
+        suite: Option<String>,
         /// Also print the first action of a shortest goal, and the goal.
         #[arg(long)]
         first: bool,
-        /// Use the brute-force search instead (for speed comparisons).
-        #[arg(long)]
-        brute: bool,
         /// Run the suite this many times (steadier timing).
         #[arg(long, default_value_t = 1)]
         repeat: u32,
+        /// Use the brute-force search instead (for speed comparisons).
+        #[cfg(feature = "dev")]
+        #[arg(long)]
+        brute: bool,
+        #[cfg(feature = "dev")]
+        #[command(flatten)]
+        study: RandomStudy,
     },
     /// Enemy pieces the side to move (or --attacker with a fresh turn) can
-    /// capture within its steps, or a comparison with the brute force.
+    /// capture within its steps.
     Capture {
         /// `g [board]` / `s [board]`, or a file with that or a long diagram.
         position: Option<String>,
@@ -141,19 +105,9 @@ enum Command {
         /// Most steps the attacker may use.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=4))]
         steps: u8,
-        /// Compare with the brute force on this many random-play positions.
-        #[arg(long, conflicts_with = "position")]
-        random: Option<usize>,
-        /// With --random: positions crowded around goal instead of random play.
-        #[arg(long, requires = "random")]
-        near: bool,
-        /// With --random: near-goal positions with random pieces added and
-        /// removed around a trap.
-        #[arg(long, requires = "random", conflicts_with = "near")]
-        mutated: bool,
-        /// Seed of the random positions.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[cfg(feature = "dev")]
+        #[command(flatten)]
+        study: RandomStudy,
     },
     /// Replay an arimaa.com archive and check every move and ending.
     Replay {
@@ -224,12 +178,35 @@ enum Command {
     Match(Box<aamir::arena::cli::MatchArgs>),
 }
 
-/// The random positions `--random` checks use.
-fn random_kind(near: bool, mutated: bool) -> tools::goal::RandomKind {
-    match (near, mutated) {
-        (true, _) => tools::goal::RandomKind::Near,
-        (_, true) => tools::goal::RandomKind::Mutated,
-        _ => tools::goal::RandomKind::Play,
+/// The `dev` studies' comparison with the brute force on random positions.
+#[cfg(feature = "dev")]
+#[derive(clap::Args)]
+struct RandomStudy {
+    /// Compare with the brute force on this many random-play positions.
+    #[arg(long, conflicts_with = "position")]
+    random: Option<usize>,
+    /// With --random: positions crowded around goal instead of random play.
+    #[arg(long, requires = "random")]
+    near: bool,
+    /// With --random: near-goal positions with random pieces added and
+    /// removed around a rabbit (goal) or a trap (capture).
+    #[arg(long, requires = "random", conflicts_with = "near")]
+    mutated: bool,
+    /// Seed of the random positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[cfg(feature = "dev")]
+impl RandomStudy {
+    /// The random positions `--random` checks use.
+    fn kind(&self) -> aamir::tactics::random::RandomKind {
+        use aamir::tactics::random::RandomKind;
+        match (self.near, self.mutated) {
+            (true, _) => RandomKind::Near,
+            (_, true) => RandomKind::Mutated,
+            _ => RandomKind::Play,
+        }
     }
 }
 
@@ -361,65 +338,51 @@ fn main() -> Result<()> {
             print_params();
             Ok(())
         }
-        Some(Command::Selfplay {
-            a,
-            b,
-            games,
-            movetime,
-            depth,
-            nodes,
-            concurrency,
-            openings,
-            max_turns,
-        }) => {
-            let side = |spec: &str| -> Result<tools::selfplay::Side> {
-                // The table size selfplay has always used.
-                let mut config = config("hash=32", &[])?;
-                config.apply(spec).context("--a/--b")?;
-                Ok(tools::selfplay::Side {
-                    config,
-                    movetime: movetime.map(std::time::Duration::from_millis),
-                    depth,
-                    nodes,
-                })
-            };
-            tools::selfplay::run(
-                &side(&a)?,
-                &side(&b)?,
-                games,
-                concurrency,
-                &openings,
-                max_turns,
-            )
-        }
+        #[cfg(feature = "dev")]
+        Some(Command::Goal {
+            study: study @ RandomStudy {
+                random: Some(n), ..
+            },
+            ..
+        }) => tools::studies::goal_random(n, study.seed, study.kind()),
+        #[cfg(feature = "dev")]
+        Some(Command::Capture {
+            steps,
+            study: study @ RandomStudy {
+                random: Some(n), ..
+            },
+            ..
+        }) => tools::studies::capture_random(n, study.seed, steps, study.kind()),
         Some(Command::Goal {
             position,
             suite,
-            random,
-            seed,
-            near,
-            mutated,
             first,
-            brute,
             repeat,
-        }) => match (position, suite, random) {
-            (_, Some(s), _) => tools::goal::run_suite(&s, repeat, brute),
-            (_, _, Some(n)) => tools::goal::run_random(n, seed, random_kind(near, mutated)),
-            (Some(p), None, None) => tools::goal::run_one(&p, first),
-            (None, None, None) => anyhow::bail!("give a position, --suite FILE or --random N"),
-        },
+            #[cfg(feature = "dev")]
+            brute,
+            ..
+        }) => {
+            #[cfg(feature = "dev")]
+            let solver = match brute {
+                true => tools::goal::Solver::Brute,
+                false => tools::goal::Solver::Static,
+            };
+            #[cfg(not(feature = "dev"))]
+            let solver = tools::goal::Solver::Static;
+            match (position, suite) {
+                (_, Some(s)) => tools::goal::run_suite(&s, repeat, solver),
+                (Some(p), None) => tools::goal::run_one(&p, first),
+                (None, None) => anyhow::bail!("give a position or --suite FILE"),
+            }
+        }
         Some(Command::Capture {
             position,
             attacker,
             steps,
-            random,
-            near,
-            mutated,
-            seed,
-        }) => match (position, random) {
-            (_, Some(n)) => tools::capture::run_random(n, seed, steps, random_kind(near, mutated)),
-            (Some(p), None) => tools::capture::run_one(&p, attacker, steps),
-            (None, None) => anyhow::bail!("give a position or --random N"),
+            ..
+        }) => match position {
+            Some(p) => tools::capture::run_one(&p, attacker, steps),
+            None => anyhow::bail!("give a position"),
         },
         Some(Command::Replay { file }) => tools::replay::run(&file),
         Some(Command::Gen {

@@ -7,10 +7,10 @@
 //! table, [`Weights`]: a new weight is one line there.
 
 pub mod material;
-pub mod threats;
 
 use crate::board::bitboard::{Bitboard, adjacent};
-use crate::board::{Color, Kind, Position, Square};
+use crate::board::{Color, Kind, Position};
+use crate::tactics::threats;
 
 crate::settings::table! {
     /// Every tunable weight of the evaluation: one line each (name, type,
@@ -83,8 +83,6 @@ const fn make_center() -> [i32; 64] {
     t
 }
 static CENTER: [i32; 64] = make_center();
-
-const TRAPS: [u8; 4] = [18, 21, 42, 45];
 
 /// The evaluator: weights plus nothing else, so it can be shared freely.
 #[derive(Clone, Debug, Default)]
@@ -188,8 +186,7 @@ impl Evaluator {
         // Traps: control and pieces standing on them.
         let own = pos.occupied_by(c);
         let opp = pos.occupied_by(c.opp());
-        for (i, &t) in TRAPS.iter().enumerate() {
-            let tsq = Square::new(t);
+        for tsq in Bitboard::TRAPS {
             let adj = adjacent(tsq);
             let mine = adj & own;
             let theirs = adj & opp;
@@ -200,8 +197,7 @@ impl Evaluator {
             if strongest(pos, c, mine) > strongest(pos, c.opp(), theirs) {
                 ctl += w.trap_strongest;
             }
-            // Traps 0-1 are on gold's side, 2-3 on silver's.
-            let home = (i < 2) == (c == Color::Gold);
+            let home = (tsq.rank() < 4) == (c == Color::Gold);
             let pct = if home {
                 w.trap_home_pct
             } else {
@@ -233,6 +229,7 @@ fn strongest(pos: &Position, c: Color, set: Bitboard) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
     use crate::board::notation::parse_side_and_board;
 
     #[test]

@@ -6,9 +6,7 @@
 //! searched with the step-based alpha-beta of [`alphabeta`] below it.
 
 pub mod alphabeta;
-pub mod capture;
 pub mod config;
-pub mod goal;
 pub mod params;
 pub mod tt;
 pub mod variants;

@@ -7,4 +7,5 @@ pub mod capture;
 pub mod goal;
 pub mod movecount;
 pub mod replay;
-pub mod selfplay;
+#[cfg(any(test, feature = "dev"))]
+pub mod studies;

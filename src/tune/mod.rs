@@ -69,7 +69,7 @@ impl Tunable for Evaluator {
 /// side to move has no capture this turn and neither side can reach goal
 /// within a turn. The only place the tuner calls the tactical detectors.
 pub fn is_quiet(pos: &Position) -> bool {
-    use crate::search::{capture, goal};
+    use crate::tactics::{capture, goal};
     let me = pos.side();
     goal::goal_threat(pos, me).is_none()
         && goal::goal_threat(pos, me.opp()).is_none()
