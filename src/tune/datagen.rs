@@ -15,10 +15,10 @@
 //! setups), and the position as `g [board]`.
 
 use super::SplitMix;
-use crate::aei::setup::Layout;
 use crate::board::notation::{board_string, format_setup};
 use crate::board::{Color, Game, Kind, Phase, Piece, Position, Square};
 use crate::eval::Evaluator;
+use crate::search::setup::Layout;
 use crate::search::{EngineConfig, Limits, Searcher};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
