@@ -5,7 +5,7 @@
 //! The modules form layers, each built only on the ones below it:
 //!
 //! ```text
-//! aei, arena, tools (and the binary's CLI)   front ends
+//! aei, arena, tools, tune (and the CLI)    front ends
 //!          search                            finding the best turn
 //!          eval                              scoring a position
 //!          tactics                           goal and capture questions
@@ -40,6 +40,8 @@
 //! - [`timeman`]: time management below both the protocol and the search:
 //!   time controls, the turn's budget, the clock across a game, and the
 //!   policy the search asks at each iteration.
+//! - [`tune`]: fitting the evaluation weights to game results (`aamir gen`,
+//!   `aamir tune`); a front end beside `tools`.
 //! - [`lineio`]: reading lines of bounded length from a peer.
 //!
 //! # Features
@@ -58,3 +60,4 @@ pub mod settings;
 pub mod tactics;
 pub mod timeman;
 pub mod tools;
+pub mod tune;

@@ -114,6 +114,65 @@ enum Command {
         /// The archive TSV file.
         file: String,
     },
+    /// Training positions for `aamir tune`: aamir plays itself at a fixed
+    /// depth from varied setups; the same seed and settings give the same
+    /// file.
+    Gen {
+        /// Seed of the setups and the random opening turns.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games to play.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Search depth in steps.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=40))]
+        depth: u32,
+        /// Games still running after this many turns are dropped.
+        #[arg(long, default_value_t = 200)]
+        max_turns: u32,
+        /// Random turns at the start of each game (among the best by a
+        /// static look)...
+        #[arg(long, default_value_t = 4)]
+        random_turns: u32,
+        /// ...chosen among this many.
+        #[arg(long, default_value_t = 6, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+        random_top: usize,
+        /// Transposition table per game thread, MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Games played at once (one thread each); does not change the file.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// The file to write.
+        #[arg(long)]
+        out: String,
+    },
+    /// Fit the evaluation weights to game results (Texel's method) and
+    /// write them as the Rust table the defaults are built from.
+    Tune {
+        /// Position files from `aamir gen`, archives (`tests/data/*.tsv`)
+        /// or `games.tsv` of `aamir match`.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Positions of the first this many turns of each game are left out.
+        #[arg(long, default_value_t = 8)]
+        skip_turns: u32,
+        /// Percentage of the games held out (by a hash of the game's name).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=90))]
+        test_pct: u64,
+        /// Use this k of sigmoid(k * eval) instead of fitting it.
+        #[arg(long)]
+        k: Option<f64>,
+        /// Passes over all weights at most.
+        #[arg(long, default_value_t = 30)]
+        max_passes: usize,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// Write the fitted weights here as a Rust table.
+        #[arg(long)]
+        out: Option<String>,
+    },
     /// Play a match between AEI engines (gauntlet or round robin), or
     /// `match merge` the summaries of its shards.
     Match(Box<aamir::arena::cli::MatchArgs>),
@@ -326,6 +385,61 @@ fn main() -> Result<()> {
             None => anyhow::bail!("give a position"),
         },
         Some(Command::Replay { file }) => tools::replay::run(&file),
+        Some(Command::Gen {
+            seed,
+            games,
+            depth,
+            max_turns,
+            random_turns,
+            random_top,
+            hash,
+            threads,
+            out,
+        }) => {
+            let opts = aamir::tune::datagen::GenOptions {
+                seed,
+                games,
+                depth,
+                max_turns,
+                random_turns,
+                random_top,
+                hash_mb: hash,
+            };
+            aamir::tune::datagen::run(&opts, threads, &out)
+        }
+        Some(Command::Tune {
+            files,
+            skip_turns,
+            test_pct,
+            k,
+            max_passes,
+            threads,
+            out,
+        }) => {
+            if let Some(k) = k {
+                anyhow::ensure!(k.is_finite() && k > 0.0, "--k {k}: give a number above 0");
+            }
+            let sel = aamir::tune::data::Selection {
+                skip_turns,
+                test_pct,
+                threads,
+            };
+            let data = aamir::tune::data::load(&files, &sel)?;
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let opts = aamir::tune::fit::TuneOptions {
+                fit: aamir::tune::fit::FitOptions {
+                    max_passes,
+                    threads,
+                    bound: 10_000,
+                    frozen: Vec::new(),
+                },
+                k,
+                out,
+                command: format!("aamir {}", args.join(" ")),
+            };
+            let start = aamir::eval::Evaluator::default();
+            aamir::tune::fit::run(start, &data, &files, &opts).map(|_| ())
+        }
         Some(Command::Match(args)) => aamir::arena::cli::main(*args),
         Some(Command::Aei) | None => match aei::run_stdio() {
             aei::Exit::Quit | aei::Exit::EndOfInput => Ok(()),

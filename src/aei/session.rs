@@ -28,10 +28,10 @@
 
 use super::options::{AeiOption, parse_option};
 use super::protocol::{Command, ParseError, parse_command, reply};
-use super::setup::choose_setup;
 use super::time::apply_clock_option;
 use crate::board::{Color, Game, Phase, Position, Turn, pv_notation};
 use crate::lineio::read_line_bounded;
+use crate::search::setup::choose_setup;
 use crate::search::{EngineConfig, Limits, Report, SearchResult, Searcher};
 use crate::timeman::{Clock, TurnPlan, schedule};
 use rand::SeedableRng;
