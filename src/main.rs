@@ -2,7 +2,8 @@
 //! With no arguments (or `aei`) it runs an AEI session on stdin/stdout.
 
 use aamir::search::{EngineConfig, EngineOptions, MAX_DEPTH};
-use aamir::{aei, tools};
+use aamir::tools::out::{self, WriteFailure};
+use aamir::{aei, outln, tools};
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
@@ -232,22 +233,27 @@ fn setting_help(name: &str) -> String {
 }
 
 /// `aamir params`: every setting as a table.
-fn print_params() {
+fn print_params() -> Result<()> {
     for (title, rows) in EngineConfig::listing() {
-        println!("{title}:");
+        outln!("{title}:")?;
         let w0 = rows.iter().map(|r| r[0].len()).max().unwrap_or(0);
         let w1 = rows.iter().map(|r| r[1].len()).max().unwrap_or(0);
         let w2 = rows.iter().map(|r| r[2].len()).max().unwrap_or(0);
         for [name, default, range, doc] in rows {
-            println!("  {name:<w0$}  {default:<w1$}  {range:<w2$}  {doc}");
+            outln!("  {name:<w0$}  {default:<w1$}  {range:<w2$}  {doc}")?;
         }
-        println!();
+        outln!()?;
     }
-    println!("Set with AEI `setoption name NAME value V` or `--params NAME=V,...`;");
-    println!("AEI also takes `seed` and the standard time options (see the README).");
+    outln!("Set with AEI `setoption name NAME value V` or `--params NAME=V,...`;")?;
+    outln!("AEI also takes `seed` and the standard time options (see the README).")?;
+    Ok(())
 }
 
-fn main() -> Result<()> {
+/// Status of a tool whose output pipe closed: what a shell reports for a
+/// Unix tool ended by `SIGPIPE` (128 + 13).
+const CLOSED_PIPE_STATUS: i32 = 141;
+
+fn main() {
     env_logger::init();
     // A panic ends the process in every build, as the release profile's
     // `panic = "abort"` does: a search thread that died would otherwise
@@ -258,6 +264,34 @@ fn main() -> Result<()> {
         std::process::abort();
     }));
     let cli = Cli::parse();
+    let result = run(cli).and_then(|()| Ok(out::flush()?));
+    if let Err(e) = result {
+        match WriteFailure::of(&e) {
+            // The reader went away (`| head`): nothing to say, and no one
+            // to say it to on stdout.
+            WriteFailure::ClosedPipe => std::process::exit(CLOSED_PIPE_STATUS),
+            WriteFailure::Other => eprintln!("aamir: {e}"),
+            // The error and its causes, never a backtrace: these are the
+            // user's mistakes (a missing file, a bad value), not bugs.
+            WriteFailure::None => {
+                eprintln!("Error: {e}");
+                let causes: Vec<_> = e.chain().skip(1).collect();
+                if !causes.is_empty() {
+                    eprintln!("\nCaused by:");
+                    for (i, c) in causes.iter().enumerate() {
+                        match causes.len() {
+                            1 => eprintln!("    {c}"),
+                            _ => eprintln!("    {i}: {c}"),
+                        }
+                    }
+                }
+            }
+        }
+        std::process::exit(1);
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Some(Command::Movecount {
             position,
@@ -298,10 +332,7 @@ fn main() -> Result<()> {
             let config = config(&params, &[("hash", hash)])?;
             tools::bench::run(depth, &config, true).map(|_| ())
         }
-        Some(Command::Params) => {
-            print_params();
-            Ok(())
-        }
+        Some(Command::Params) => print_params(),
         Some(Command::Selfplay {
             a,
             b,

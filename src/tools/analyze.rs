@@ -2,11 +2,13 @@
 //! (depth, score, nodes, speed, PV) and the best move.
 
 use crate::board::{Game, Position, pv_notation};
+use crate::outln;
 use crate::search::{EngineConfig, Limits, Report, Searcher};
 use crate::timeman::{Schedule, TimeParams};
 use crate::tools::movecount::load_position;
+use crate::tools::out::OutputError;
 use anyhow::{Context, Result};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Options of one analysis: a thinking time, and the engine's
@@ -19,10 +21,10 @@ pub struct AnalyzeOptions {
 /// Thinking time when neither a time nor a depth is given.
 const DEFAULT_TIME: Duration = Duration::from_secs(5);
 
-fn print_report(root: &Position, r: &Report) {
+fn print_report(root: &Position, r: &Report) -> Result<(), OutputError> {
     let pv = pv_notation(root, &r.pv).unwrap_or_else(|e| format!("(unwritable: {e})"));
     let secs = r.elapsed.as_secs_f64();
-    println!(
+    outln!(
         "depth {}{} score {} nodes {} time {:.2} nps {:.0} pv {}",
         r.depth,
         if r.in_progress { "+" } else { "" },
@@ -31,14 +33,14 @@ fn print_report(root: &Position, r: &Report) {
         secs,
         r.nodes as f64 / secs.max(1e-6),
         pv
-    );
+    )
 }
 
 pub fn run(position: &str, opts: &AnalyzeOptions) -> Result<()> {
     let pos = load_position(position)?;
     let game = Game::from_position(pos, 1);
     if let Some(o) = game.outcome() {
-        println!("game over: {} wins by {}", o.winner.name(), o.reason.name());
+        outln!("game over: {} wins by {}", o.winner.name(), o.reason.name())?;
         return Ok(());
     }
     let mut searcher = Searcher::new(&opts.config);
@@ -64,9 +66,20 @@ pub fn run(position: &str, opts: &AnalyzeOptions) -> Result<()> {
     };
     let stop = AtomicBool::new(false);
     let root = game.position().clone();
-    let result = searcher
-        .search(&game, &limits, &stop, &mut |r| print_report(&root, r))
-        .context("no legal move in this position")?;
-    println!("bestmove {}", result.best.notation(&root)?);
+    // A report that cannot be written stops the search: its reader is gone.
+    let mut failed = None;
+    let result = searcher.search(&game, &limits, &stop, &mut |r| {
+        if failed.is_none()
+            && let Err(e) = print_report(&root, r)
+        {
+            failed = Some(e);
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    let result = result.context("no legal move in this position")?;
+    outln!("bestmove {}", result.best.notation(&root)?)?;
     Ok(())
 }

@@ -4,6 +4,7 @@
 
 use crate::board::notation::{board_string, format_steps};
 use crate::board::{Action, Color, Position, Square};
+use crate::outln;
 use crate::search::capture::{
     CaptureSet, capture_candidates, capture_threats, capture_threats_brute,
 };
@@ -21,7 +22,7 @@ pub fn run_one(arg: &str, attacker: Option<Color>, steps: u8) -> Result<()> {
     let who = attacker.unwrap_or(pos.side());
     let set = capture_threats(&pos, who, steps);
     if set.is_empty() {
-        println!("capture none");
+        outln!("capture none")?;
     }
     let view = {
         let mut p = pos.clone();
@@ -34,10 +35,10 @@ pub fn run_one(arg: &str, attacker: Option<Color>, steps: u8) -> Result<()> {
         let piece = pos.piece_at(sq).map_or('?', |p| p.to_char());
         let first = set.first_action(sq).unwrap_or(Action::NONE);
         let steps: Vec<_> = first.steps().collect();
-        println!(
+        outln!(
             "capture {piece}{sq} {n} first {}",
             format_steps(&view, &steps)?
-        );
+        )?;
     }
     Ok(())
 }
@@ -133,7 +134,7 @@ pub fn run_random(n: usize, seed: u64, steps: u8, kind: RandomKind) -> Result<()
             || Iterator::any(&mut exact.squares(), |s| exact.steps(s) != got.steps(s))
         {
             let (p, c) = &cases[i];
-            println!(
+            outln!(
                 "DIFF {} {} steps_left {} attacker {}: brute {:?}, static {:?}",
                 p.side().to_char(),
                 board_string(p),
@@ -141,17 +142,17 @@ pub fn run_random(n: usize, seed: u64, steps: u8, kind: RandomKind) -> Result<()
                 c.to_char(),
                 named(&exact.entries()),
                 named(&got.entries())
-            );
+            )?;
         }
     }
     let k = cases.len() as f64;
-    println!(
+    outln!(
         "{} cases ({} {} positions x both attackers, seed {seed}, up to {steps} steps)",
         cases.len(),
         positions.len(),
         kind.name()
-    );
-    println!(
+    )?;
+    outln!(
         "brute force: {} capturable pieces; static: {} found (recall {:.2}%), {} with the same fewest steps, {} false alarms, {} cases differ",
         agree.truth,
         agree.found,
@@ -159,20 +160,20 @@ pub fn run_random(n: usize, seed: u64, steps: u8, kind: RandomKind) -> Result<()
         agree.same_steps,
         agree.false_alarms,
         agree.positions_differing
-    );
-    println!(
+    )?;
+    outln!(
         "candidate filter: {} named, {} capturable among them (precision {:.1}%), {} capturable missed",
         cand_count,
         cand_hits,
         pct(cand_hits, cand_count),
         cand_missed
-    );
-    println!(
+    )?;
+    outln!(
         "speed: static {:.0} cases/s, filter {:.0} cases/s, brute force {:.0} cases/s",
         k / t_fast.max(1e-9),
         k / t_cand.max(1e-9),
         k / t_slow.max(1e-9)
-    );
+    )?;
     if !agree.exact() || cand_missed > 0 {
         bail!(
             "{} of {} cases differ, {} capturable pieces missed by the filter",

@@ -5,6 +5,7 @@
 use crate::board::notation::format_steps;
 use crate::board::stepgen::generate_actions;
 use crate::board::{ActionList, Color, Kind, Piece, Position, Square};
+use crate::outln;
 use crate::search::goal::{goal_distance_brute, goal_plan, goal_plan_counted};
 use crate::tools::movecount::load_position;
 use anyhow::{Context, Result, bail};
@@ -102,17 +103,17 @@ fn show(v: Option<u8>) -> String {
 pub fn run_one(arg: &str, first: bool) -> Result<()> {
     let pos = load_position(arg)?;
     let plan = goal_plan(&pos);
-    println!("goal {}", show(plan.map(|p| p.steps)));
+    outln!("goal {}", show(plan.map(|p| p.steps)))?;
     if first && let Some(p) = plan.filter(|p| !p.first.is_none()) {
         let steps: Vec<_> = p.first.steps().collect();
-        println!("first {}", format_steps(&pos, &steps)?);
+        outln!("first {}", format_steps(&pos, &steps)?)?;
         let all: Vec<_> = p
             .line
             .iter()
             .take_while(|a| !a.is_none())
             .flat_map(|a| a.steps())
             .collect();
-        println!("line {}", format_steps(&pos, &all)?);
+        outln!("line {}", format_steps(&pos, &all)?)?;
     }
     Ok(())
 }
@@ -164,13 +165,13 @@ pub fn run_suite(path: &str, repeat: u32, brute: bool) -> Result<()> {
     let rows = read_goal_suite(&text)?;
     let r = check_goal_suite(&rows, repeat, brute);
     for (line, want, got) in &r.mismatches {
-        println!(
+        outln!(
             "MISMATCH line {line}: expected {}, got {}",
             show(*want),
             show(*got)
-        );
+        )?;
     }
-    println!(
+    outln!(
         "{} positions ({} rows x {}) with the {}, {} mismatches in {:.3}s, {:.0} positions/s",
         r.positions,
         rows.len(),
@@ -183,15 +184,15 @@ pub fn run_suite(path: &str, repeat: u32, brute: bool) -> Result<()> {
         r.mismatches.len(),
         r.seconds,
         r.positions as f64 / r.seconds.max(1e-9)
-    );
+    )?;
     if !brute {
-        println!(
+        outln!(
             "plan search: {} positions expanded over the {} rows ({:.1} per row, at most {})",
             r.nodes,
             rows.len(),
             r.nodes as f64 / rows.len().max(1) as f64,
             r.max_nodes
-        );
+        )?;
     }
     if !r.mismatches.is_empty() {
         bail!(
@@ -453,17 +454,17 @@ pub fn run_random(n: usize, seed: u64, kind: RandomKind) -> Result<()> {
         if f != s {
             bad += 1;
             let p = &positions[i];
-            println!(
+            outln!(
                 "MISMATCH {} {} steps_left {}: static {}, brute {}",
                 p.side().to_char(),
                 crate::board::notation::board_string(p),
                 p.steps_left(),
                 show(*f),
                 show(*s)
-            );
+            )?;
         }
     }
-    println!(
+    outln!(
         "{} {} positions (seed {seed}): brute force says 0:{} 1:{} 2:{} 3:{} 4:{} none:{}",
         positions.len(),
         kind.name(),
@@ -473,17 +474,20 @@ pub fn run_random(n: usize, seed: u64, kind: RandomKind) -> Result<()> {
         hist[3],
         hist[4],
         hist[5]
-    );
-    println!(
+    )?;
+    outln!(
         "goals needing 0/1/2/3 steps beyond the nearest rabbit's straight run: {}/{}/{}/{}",
-        extra[0], extra[1], extra[2], extra[3]
-    );
-    println!(
+        extra[0],
+        extra[1],
+        extra[2],
+        extra[3]
+    )?;
+    outln!(
         "{} disagree; static {:.0} positions/s, brute force {:.0} positions/s",
         bad,
         positions.len() as f64 / t_fast.max(1e-9),
         positions.len() as f64 / t_slow.max(1e-9)
-    );
+    )?;
     if bad > 0 {
         bail!("{bad} of {} positions disagree", positions.len());
     }

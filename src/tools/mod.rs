@@ -6,5 +6,6 @@ pub mod bench;
 pub mod capture;
 pub mod goal;
 pub mod movecount;
+pub mod out;
 pub mod replay;
 pub mod selfplay;

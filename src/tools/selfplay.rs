@@ -6,6 +6,7 @@
 
 use crate::board::record::parse_archive;
 use crate::board::{Color, Game};
+use crate::outln;
 use crate::search::{EngineConfig, Limits, Searcher};
 use anyhow::{Context, Result, bail};
 use std::sync::Mutex;
@@ -175,13 +176,13 @@ pub fn run(
     let p = wa as f64 / n;
     let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
     let se = (p * (1.0 - p) / n).sqrt();
-    println!(
+    outln!(
         "A {wa} - B {wb} ({:.1}%), Elo {:+.0} [{:+.0}, {:+.0}] (95%), {:.0}s",
         100.0 * p,
         elo(p),
         elo(p - 1.96 * se),
         elo(p + 1.96 * se),
         t0.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(())
 }
