@@ -147,6 +147,13 @@ where
     let out = Output { tx: out_tx };
     let mut engine = Engine::<S>::new(out.clone(), ev_rx, ev_tx);
     let exit = engine.run();
+    // Freeing a large table the search has filled takes a while: not on
+    // the way out (`quit` is answered by exiting).
+    if let Some(s) = engine.searcher.take() {
+        let _ = thread::Builder::new()
+            .name("free-searcher".into())
+            .spawn(move || drop(s));
+    }
     drop(engine);
     out.close(FLUSH_WAIT);
     exit
