@@ -624,7 +624,7 @@ impl<S: SearchBackend> Engine<S> {
     }
 
     fn on_newgame(&mut self) {
-        self.interrupt_search();
+        self.abandon_search("newgame");
         self.game = new_game();
         self.clock.new_game(Instant::now());
         self.ponder_answer = None;
@@ -635,7 +635,7 @@ impl<S: SearchBackend> Engine<S> {
     }
 
     fn on_setposition(&mut self, pos: Position) {
-        self.interrupt_search();
+        self.abandon_search("setposition");
         let both_set_up =
             !pos.occupied_by(Color::Gold).is_empty() && !pos.occupied_by(Color::Silver).is_empty();
         let mut g = Game::from_position(pos, if both_set_up { 2 } else { 1 });
@@ -732,7 +732,7 @@ impl<S: SearchBackend> Engine<S> {
         let mut next = self.game.clone();
         match next.play(mv) {
             Ok(played) => {
-                self.interrupt_search();
+                self.abandon_search("makemove");
                 self.game = next;
                 self.ponder_answer = None;
                 log::debug!("played {} {}", played.label, played.notation);
@@ -833,6 +833,24 @@ impl<S: SearchBackend> Engine<S> {
                 Err(RecvTimeoutError::Disconnected) => return,
             }
         }
+    }
+
+    /// Stops the search because `command` changed the game it was for: a
+    /// `bestmove` for the old game would be stale, so none is sent. A `go`
+    /// owed one, and the controller is told (a ponder owes nothing: its
+    /// end at the opponent's move is the normal case).
+    fn abandon_search(&mut self, command: &str) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| !r.silent && r.kind == SearchKind::Go)
+        {
+            self.out.warning(&format!(
+                "`{command}` during a search: the search was abandoned, as the game it was \
+                 searching changed; no bestmove will be sent for it"
+            ));
+        }
+        self.interrupt_search();
     }
 
     /// Stops the search, owing no `bestmove` for it any more.
