@@ -635,6 +635,19 @@ impl<S: SearchBackend> Engine<S> {
     }
 
     fn on_setposition(&mut self, pos: Position) {
+        if pos.side() == Color::Silver
+            && pos.occupied_by(Color::Gold).is_empty()
+            && pos.occupied_by(Color::Silver).is_empty()
+        {
+            // Silver sets up only after gold has: taken as a setup
+            // position, it would be answered with a gold setup.
+            self.out.error(
+                "`setposition`: silver to move on an empty board: no game reaches that \
+                 (gold sets up first; give `g` for gold's setup, or gold's pieces for \
+                 silver's); ignored",
+            );
+            return;
+        }
         self.abandon_search("setposition");
         let both_set_up =
             !pos.occupied_by(Color::Gold).is_empty() && !pos.occupied_by(Color::Silver).is_empty();
