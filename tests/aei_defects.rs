@@ -77,7 +77,8 @@ fn control_characters_in_echoed_input_are_escaped() {
             "raw control character in {l:?}"
         );
     }
-    assert!(errors[0].contains(r"\u{1b}[2J\u{7}\0\u{7f}\tx"), "{got:?}");
+    assert!(errors[0].contains(r"`\u{1b}[2J\u{7}\0\u{7f}`"), "{got:?}");
+    assert!(errors[1].contains(r"`\u{1b}]0;x\u{7}`"), "{got:?}");
 }
 
 /// F5: a large table holds up neither `isready` nor `newgame` nor `quit`,
