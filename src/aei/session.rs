@@ -655,9 +655,8 @@ impl<S: SearchBackend> Engine<S> {
         g.set_allow_handicap(true);
         if let Some(o) = g.outcome() {
             self.out.warning(&format!(
-                "setposition: the game is already over ({} won by {})",
-                o.winner.name(),
-                o.reason.name()
+                "setposition: the game is already over: {}; `go` will get no bestmove",
+                o.describe()
             ));
         }
         self.game = g;
@@ -775,10 +774,10 @@ impl<S: SearchBackend> Engine<S> {
             self.interrupt_search();
         }
         if let Some(o) = self.game.outcome() {
+            // No bestmove, as the spec has it: there is no move to make.
             self.out.error(&format!(
-                "`go`: the game is over ({} won by {}); no move to make",
-                o.winner.name(),
-                o.reason.name()
+                "`go`: the game is over: {}; no move to make, so no bestmove is sent",
+                o.describe()
             ));
             return;
         }
