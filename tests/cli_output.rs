@@ -105,3 +105,15 @@ fn user_errors_print_their_causes_not_a_backtrace() {
     );
     assert!(!err.to_lowercase().contains("backtrace"), "{err}");
 }
+
+#[test]
+fn a_bad_side_letter_is_named_not_taken_for_a_file() {
+    let board = &OPENING[1..];
+    for tool in ["movecount", "goal", "capture", "analyze"] {
+        let out = run(&[tool.into(), format!("x{board}")], Stdio::piped());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{tool}: {err}");
+        assert!(err.contains("`x`: not a side (g, s"), "{tool}: {err}");
+        assert!(!err.contains("file"), "{tool}: {err}");
+    }
+}

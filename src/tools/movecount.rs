@@ -12,7 +12,9 @@ use std::time::Instant;
 /// that or a long diagram.
 pub fn load_position(arg: &str) -> Result<Position> {
     let path = std::path::Path::new(arg);
-    let text = if !arg.trim_start().starts_with(['g', 's', 'w', 'b', '[']) || path.is_file() {
+    // Text with a board in it is a position, whatever its side letter
+    // (a bad one is then reported as such, not as a missing file).
+    let text = if !arg.contains('[') || path.is_file() {
         std::fs::read_to_string(path).with_context(|| format!("reading position file {arg}"))?
     } else {
         arg.to_string()
