@@ -29,11 +29,40 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         repeat: u32,
     },
-    /// Search a position and print the progress and the best move.
+    /// Search a position and print the progress and the best move; or a
+    /// position of a game record (`--game`, `--move`); or every move of a
+    /// game next to aamir's choice, with the blunders (`--game --all`).
+    #[command(after_help = POSITION_HELP)]
     Analyze {
-        /// `g [board]` / `s [board]`, or a file with that or a long diagram.
-        position: String,
-        /// Seconds to think (default 5 when no depth is given).
+        /// `g [board]` / `s [board]`, or a file with that or a long diagram
+        /// (see below).
+        #[arg(required_unless_present = "game", conflicts_with = "game")]
+        position: Option<String>,
+        /// A game record: an arimaa.com archive TSV (pick the game with
+        /// --id) or a movelist file (`1g Ra1 ...` lines, one move a line).
+        #[arg(long, value_name = "FILE")]
+        game: Option<String>,
+        /// With --game: the id of the archive's game.
+        #[arg(long, value_name = "GAMEID", requires = "game")]
+        id: Option<String>,
+        /// With --game: analyse the position before this move (`12s`,
+        /// the old `12b` too), with the game's history for repetitions.
+        /// Default: the position after the last move.
+        #[arg(
+            long = "move",
+            value_name = "LABEL",
+            requires = "game",
+            conflicts_with = "all"
+        )]
+        move_label: Option<String>,
+        /// With --game: every move of the game, aamir's choice and score
+        /// next to the move played and the score after it, then the moves
+        /// that lost the most. --time and --depth apply to each move
+        /// (default 1 s a move).
+        #[arg(long, requires = "game")]
+        all: bool,
+        /// Seconds to think (default 5 when no depth is given; with --all,
+        /// per move, default 1).
         #[arg(long, value_parser = parse_seconds)]
         time: Option<f64>,
         #[arg(long, help = setting_help("depth"), value_parser = setting("depth"))]
@@ -165,6 +194,28 @@ enum Command {
     /// `match merge` the summaries of its shards.
     Match(Box<aamir::arena::cli::MatchArgs>),
 }
+
+/// How to write a position, shown under `aamir analyze --help`.
+const POSITION_HELP: &str = "\
+Positions: `g [BOARD]` (gold to move) or `s [BOARD]` (silver to move; `w`
+and `b` are the old names). BOARD is 64 characters between the brackets,
+one per square, rank 8 first: a8 b8 ... h8, then a7 ... h7, down to
+a1 ... h1. Gold pieces are upper case, silver lower case: E elephant,
+M camel, H horse, D dog, C cat, R rabbit; a space is an empty square.
+Gold's goal is rank 8, silver's rank 1.
+
+From a diagram: read it top row first (rank 8), each row left to right
+(file a to h), writing the piece letters and a space for every empty
+square (a `.`, an `x` on a trap or a blank). The usual opening, gold to
+move, is silver's two ranks, 32 spaces for ranks 6 to 3, gold's two ranks:
+
+  aamir analyze 'g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]'
+
+A file holding that line, or a long diagram (`12g` then the board framed
+by `+---+` lines, as arimaa.com and AEI's tools print it), works too.
+Games: `--game FILE` takes an arimaa.com archive TSV (with `--id GAMEID`)
+or a movelist file, one move a line: `1g Ra1 Rb1 ...`, `1s ra8 ...`,
+`2g Ee2n Ee3n ...`.";
 
 /// The random positions `--random` checks use.
 fn random_kind(near: bool, mutated: bool) -> tools::goal::RandomKind {
@@ -304,6 +355,10 @@ fn run(cli: Cli) -> Result<()> {
         },
         Some(Command::Analyze {
             position,
+            game,
+            id,
+            move_label,
+            all,
             time,
             depth,
             hash,
@@ -314,7 +369,15 @@ fn run(cli: Cli) -> Result<()> {
                 &params,
                 &[("depth", depth), ("hash", hash), ("threads", threads)],
             )?;
-            tools::analyze::run(&position, &tools::analyze::AnalyzeOptions { time, config })
+            let opts = tools::analyze::AnalyzeOptions { time, config };
+            match (position, game) {
+                (_, Some(g)) if all => tools::analyze::run_all(&g, id.as_deref(), &opts),
+                (_, Some(g)) => {
+                    tools::analyze::run_game(&g, id.as_deref(), move_label.as_deref(), &opts)
+                }
+                (Some(p), None) => tools::analyze::run(&p, &opts),
+                (None, None) => anyhow::bail!("give a position or --game FILE"),
+            }
         }
         Some(Command::Bench {
             depth,
