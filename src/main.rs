@@ -101,67 +101,31 @@ enum Command {
     /// with its default, range and meaning (all settable by AEI `setoption`
     /// and by `--params name=value,...`).
     Params,
-    /// Development: an in-process match between two search settings.
-    #[command(hide = true)]
-    Selfplay {
-        /// Search parameters of A, `name=value,...`.
-        #[arg(long, default_value = "")]
-        a: String,
-        /// Search parameters of B.
-        #[arg(long, default_value = "")]
-        b: String,
-        #[arg(long, default_value_t = 20)]
-        games: usize,
-        /// Milliseconds per move (both sides).
-        #[arg(long)]
-        movetime: Option<u64>,
-        /// Fixed depth in steps (both sides).
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Node budget per move (both sides): load-independent.
-        #[arg(long)]
-        nodes: Option<u64>,
-        #[arg(long, default_value_t = 1)]
-        concurrency: usize,
-        /// Archive whose games' setups are the openings.
-        #[arg(long, default_value = "tests/data/games-2026-02.tsv")]
-        openings: String,
-        #[arg(long, default_value_t = 300)]
-        max_turns: u32,
-    },
     /// Fewest steps to goal this turn (`goal N` / `goal none`), or check a
-    /// suite file, or compare with the brute force on random-play positions.
+    /// suite file.
     Goal {
         /// `g [board]` / `s [board]`, or a file with that or a long diagram.
         position: Option<String>,
         /// A TSV of side, board, expected (steps or `none`) rows to check.
-        #[arg(long, conflicts_with_all = ["position", "random"])]
-        suite: Option<String>,
-        /// Compare with the brute force on this many random-play positions.
         #[arg(long, conflicts_with = "position")]
-        random: Option<usize>,
-        /// With --random: positions crowded around goal instead of random play.
-        #[arg(long, requires = "random")]
-        near: bool,
-        /// With --random: near-goal positions with random pieces added and
-        /// removed around a rabbit.
-        #[arg(long, requires = "random", conflicts_with = "near")]
-        mutated: bool,
-        /// Seed of the random positions.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[cfg_attr(feature = "dev", arg(conflicts_with = "random"))]
+        suite: Option<String>,
         /// Also print the first action of a shortest goal, and the goal.
         #[arg(long)]
         first: bool,
-        /// Use the brute-force search instead (for speed comparisons).
-        #[arg(long)]
-        brute: bool,
         /// Run the suite this many times (steadier timing).
         #[arg(long, default_value_t = 1)]
         repeat: u32,
+        /// Use the brute-force search instead (for speed comparisons).
+        #[cfg(feature = "dev")]
+        #[arg(long)]
+        brute: bool,
+        #[cfg(feature = "dev")]
+        #[command(flatten)]
+        study: RandomStudy,
     },
     /// Enemy pieces the side to move (or --attacker with a fresh turn) can
-    /// capture within its steps, or a comparison with the brute force.
+    /// capture within its steps.
     Capture {
         /// `g [board]` / `s [board]`, or a file with that or a long diagram.
         position: Option<String>,
@@ -171,24 +135,73 @@ enum Command {
         /// Most steps the attacker may use.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=4))]
         steps: u8,
-        /// Compare with the brute force on this many random-play positions.
-        #[arg(long, conflicts_with = "position")]
-        random: Option<usize>,
-        /// With --random: positions crowded around goal instead of random play.
-        #[arg(long, requires = "random")]
-        near: bool,
-        /// With --random: near-goal positions with random pieces added and
-        /// removed around a trap.
-        #[arg(long, requires = "random", conflicts_with = "near")]
-        mutated: bool,
-        /// Seed of the random positions.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[cfg(feature = "dev")]
+        #[command(flatten)]
+        study: RandomStudy,
     },
     /// Replay an arimaa.com archive and check every move and ending.
     Replay {
         /// The archive TSV file.
         file: String,
+    },
+    /// Training positions for `aamir tune`: aamir plays itself at a fixed
+    /// depth from varied setups; the same seed and settings give the same
+    /// file.
+    Gen {
+        /// Seed of the setups and the random opening turns.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games to play.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Search depth in steps.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=40))]
+        depth: u32,
+        /// Games still running after this many turns are dropped.
+        #[arg(long, default_value_t = 200)]
+        max_turns: u32,
+        /// Random turns at the start of each game (among the best by a
+        /// static look)...
+        #[arg(long, default_value_t = 4)]
+        random_turns: u32,
+        /// ...chosen among this many.
+        #[arg(long, default_value_t = 6, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+        random_top: usize,
+        /// Transposition table per game thread, MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Games played at once (one thread each); does not change the file.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// The file to write.
+        #[arg(long)]
+        out: String,
+    },
+    /// Fit the evaluation weights to game results (Texel's method) and
+    /// write them as the Rust table the defaults are built from.
+    Tune {
+        /// Position files from `aamir gen`, archives (`tests/data/*.tsv`)
+        /// or `games.tsv` of `aamir match`.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Positions of the first this many turns of each game are left out.
+        #[arg(long, default_value_t = 8)]
+        skip_turns: u32,
+        /// Percentage of the games held out (by a hash of the game's name).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=90))]
+        test_pct: u64,
+        /// Use this k of sigmoid(k * eval) instead of fitting it.
+        #[arg(long)]
+        k: Option<f64>,
+        /// Passes over all weights at most.
+        #[arg(long, default_value_t = 30)]
+        max_passes: usize,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// Write the fitted weights here as a Rust table.
+        #[arg(long)]
+        out: Option<String>,
     },
     /// Play a match between AEI engines (gauntlet or round robin), or
     /// `match merge` the summaries of its shards.
@@ -217,12 +230,35 @@ Games: `--game FILE` takes an arimaa.com archive TSV (with `--id GAMEID`)
 or a movelist file, one move a line: `1g Ra1 Rb1 ...`, `1s ra8 ...`,
 `2g Ee2n Ee3n ...`.";
 
-/// The random positions `--random` checks use.
-fn random_kind(near: bool, mutated: bool) -> tools::goal::RandomKind {
-    match (near, mutated) {
-        (true, _) => tools::goal::RandomKind::Near,
-        (_, true) => tools::goal::RandomKind::Mutated,
-        _ => tools::goal::RandomKind::Play,
+/// The `dev` studies' comparison with the brute force on random positions.
+#[cfg(feature = "dev")]
+#[derive(clap::Args)]
+struct RandomStudy {
+    /// Compare with the brute force on this many random-play positions.
+    #[arg(long, conflicts_with = "position")]
+    random: Option<usize>,
+    /// With --random: positions crowded around goal instead of random play.
+    #[arg(long, requires = "random")]
+    near: bool,
+    /// With --random: near-goal positions with random pieces added and
+    /// removed around a rabbit (goal) or a trap (capture).
+    #[arg(long, requires = "random", conflicts_with = "near")]
+    mutated: bool,
+    /// Seed of the random positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[cfg(feature = "dev")]
+impl RandomStudy {
+    /// The random positions `--random` checks use.
+    fn kind(&self) -> aamir::tactics::random::RandomKind {
+        use aamir::tactics::random::RandomKind;
+        match (self.near, self.mutated) {
+            (true, _) => RandomKind::Near,
+            (_, true) => RandomKind::Mutated,
+            _ => RandomKind::Play,
+        }
     }
 }
 
@@ -396,67 +432,108 @@ fn run(cli: Cli) -> Result<()> {
             tools::bench::run(depth, &config, true).map(|_| ())
         }
         Some(Command::Params) => print_params(),
-        Some(Command::Selfplay {
-            a,
-            b,
-            games,
-            movetime,
-            depth,
-            nodes,
-            concurrency,
-            openings,
-            max_turns,
-        }) => {
-            let side = |spec: &str| -> Result<tools::selfplay::Side> {
-                // The table size selfplay has always used.
-                let mut config = config("hash=32", &[])?;
-                config.apply(spec).context("--a/--b")?;
-                Ok(tools::selfplay::Side {
-                    config,
-                    movetime: movetime.map(std::time::Duration::from_millis),
-                    depth,
-                    nodes,
-                })
-            };
-            tools::selfplay::run(
-                &side(&a)?,
-                &side(&b)?,
-                games,
-                concurrency,
-                &openings,
-                max_turns,
-            )
-        }
+        #[cfg(feature = "dev")]
+        Some(Command::Goal {
+            study: study @ RandomStudy {
+                random: Some(n), ..
+            },
+            ..
+        }) => tools::studies::goal_random(n, study.seed, study.kind()),
+        #[cfg(feature = "dev")]
+        Some(Command::Capture {
+            steps,
+            study: study @ RandomStudy {
+                random: Some(n), ..
+            },
+            ..
+        }) => tools::studies::capture_random(n, study.seed, steps, study.kind()),
         Some(Command::Goal {
             position,
             suite,
-            random,
-            seed,
-            near,
-            mutated,
             first,
-            brute,
             repeat,
-        }) => match (position, suite, random) {
-            (_, Some(s), _) => tools::goal::run_suite(&s, repeat, brute),
-            (_, _, Some(n)) => tools::goal::run_random(n, seed, random_kind(near, mutated)),
-            (Some(p), None, None) => tools::goal::run_one(&p, first),
-            (None, None, None) => anyhow::bail!("give a position, --suite FILE or --random N"),
-        },
+            #[cfg(feature = "dev")]
+            brute,
+            ..
+        }) => {
+            #[cfg(feature = "dev")]
+            let solver = match brute {
+                true => tools::goal::Solver::Brute,
+                false => tools::goal::Solver::Static,
+            };
+            #[cfg(not(feature = "dev"))]
+            let solver = tools::goal::Solver::Static;
+            match (position, suite) {
+                (_, Some(s)) => tools::goal::run_suite(&s, repeat, solver),
+                (Some(p), None) => tools::goal::run_one(&p, first),
+                (None, None) => anyhow::bail!("give a position or --suite FILE"),
+            }
+        }
         Some(Command::Capture {
             position,
             attacker,
             steps,
-            random,
-            near,
-            mutated,
-            seed,
-        }) => match (position, random) {
-            (_, Some(n)) => tools::capture::run_random(n, seed, steps, random_kind(near, mutated)),
-            (Some(p), None) => tools::capture::run_one(&p, attacker, steps),
-            (None, None) => anyhow::bail!("give a position or --random N"),
+            ..
+        }) => match position {
+            Some(p) => tools::capture::run_one(&p, attacker, steps),
+            None => anyhow::bail!("give a position"),
         },
         Some(Command::Replay { file }) => tools::replay::run(&file),
+        Some(Command::Gen {
+            seed,
+            games,
+            depth,
+            max_turns,
+            random_turns,
+            random_top,
+            hash,
+            threads,
+            out,
+        }) => {
+            let opts = aamir::tune::datagen::GenOptions {
+                seed,
+                games,
+                depth,
+                max_turns,
+                random_turns,
+                random_top,
+                hash_mb: hash,
+            };
+            aamir::tune::datagen::run(&opts, threads, &out)
+        }
+        Some(Command::Tune {
+            files,
+            skip_turns,
+            test_pct,
+            k,
+            max_passes,
+            threads,
+            out,
+        }) => {
+            if let Some(k) = k {
+                anyhow::ensure!(k.is_finite() && k > 0.0, "--k {k}: give a number above 0");
+            }
+            let sel = aamir::tune::data::Selection {
+                skip_turns,
+                test_pct,
+                threads,
+            };
+            let data = aamir::tune::data::load(&files, &sel)?;
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let opts = aamir::tune::fit::TuneOptions {
+                fit: aamir::tune::fit::FitOptions {
+                    max_passes,
+                    threads,
+                    bound: 10_000,
+                    frozen: Vec::new(),
+                },
+                k,
+                out,
+                command: format!("aamir {}", args.join(" ")),
+            };
+            let start = aamir::eval::Evaluator::default();
+            aamir::tune::fit::run(start, &data, &files, &opts).map(|_| ())
+        }
         Some(Command::Match(args)) => aamir::arena::cli::main(*args),
         Some(Command::Aei) | None => match aei::run_stdio() {
             aei::Exit::Quit | aei::Exit::EndOfInput => Ok(()),

@@ -5,10 +5,10 @@
 //! capture.
 
 use aamir::board::{Color, Position};
-use aamir::search::capture::{
-    capture_candidates, capture_threats, capture_threats_brute, opponent_threats,
-};
-use aamir::tools::goal::{random_mutated_positions, random_play_positions};
+use aamir::tactics::capture::{attacker_view, capture_threats, opponent_threats};
+use aamir::tactics::oracle::capture_threats_brute;
+use aamir::tactics::random::{random_mutated_positions, random_play_positions};
+use aamir::tactics::threats::capture_candidates;
 
 fn describe(p: &Position, attacker: Color) -> String {
     format!(
@@ -18,19 +18,6 @@ fn describe(p: &Position, attacker: Color) -> String {
         p.steps_left(),
         attacker.to_char()
     )
-}
-
-/// The attacker's view: to move, with its steps left or a fresh turn.
-fn view(p: &Position, attacker: Color, steps: u8) -> Position {
-    let mut q = p.clone();
-    let budget = if attacker == p.side() {
-        steps.min(p.steps_left())
-    } else {
-        steps
-    };
-    q.set_side(attacker);
-    q.set_steps_left(budget);
-    q
 }
 
 fn check(positions: &[Position], steps: u8, verify_first: bool) -> usize {
@@ -51,7 +38,7 @@ fn check(positions: &[Position], steps: u8, verify_first: bool) -> usize {
                 continue;
             }
             found += exact.entries().len();
-            let v = view(p, attacker, steps);
+            let v = attacker_view(p, attacker, steps);
             let cands = capture_candidates(&v, attacker, v.steps_left());
             if exact.squares().and_not(cands).any() {
                 bad.push(format!("{}: the filter misses a capturable piece", name()));

@@ -32,7 +32,7 @@ fn tools() -> Vec<Vec<String>> {
         ],
         vec!["goal".into(), "--suite".into(), data("goal-positions.tsv")],
         vec!["goal".into(), "--first".into(), NEAR_GOAL.into()],
-        vec!["capture".into(), "--random".into(), "20".into()],
+        vec!["capture".into(), NEAR_GOAL.into()],
         vec!["params".into()],
         vec!["movecount".into(), OPENING.into()],
     ]

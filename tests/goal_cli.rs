@@ -164,3 +164,34 @@ fn capture_lists_pieces_with_steps_and_first_action() {
     assert!(ok);
     assert_eq!(out, "capture none\n");
 }
+
+/// The `dev` studies (`cargo test` builds the binary with that feature):
+/// the detectors agree with the brute force on a small random sample, and
+/// a study cannot be mixed with a suite or a position.
+#[test]
+fn dev_studies_compare_with_the_brute_force() {
+    let (ok, out, err) = aamir(&["goal", "--random", "300", "--near", "--seed", "3"]);
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains("300 near-goal positions") && out.contains("\n0 disagree"),
+        "{out}"
+    );
+    let (ok, out, err) = aamir(&["capture", "--random", "100", "--mutated", "--seed", "3"]);
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains("200 cases") && out.contains(", 0 cases differ"),
+        "{out}"
+    );
+    let (ok, out, err) = aamir(&["goal", "--suite", &data("goal-positions.tsv"), "--brute"]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("with the brute force, 0 mismatches"), "{out}");
+    let (ok, _, err) = aamir(&[
+        "goal",
+        "--suite",
+        &data("goal-positions.tsv"),
+        "--random",
+        "5",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("cannot be used with"), "{err}");
+}

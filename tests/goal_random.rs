@@ -3,10 +3,9 @@
 //! the side to move, for the opponent's threat, and for the first action.
 
 use aamir::board::{Color, Position};
-use aamir::search::goal::{
-    goal_action, goal_distance, goal_distance_brute, goal_threat, lower_bound,
-};
-use aamir::tools::goal::{
+use aamir::tactics::goal::{goal_action, goal_distance, goal_threat, lower_bound};
+use aamir::tactics::oracle::goal_distance_brute;
+use aamir::tactics::random::{
     random_mutated_positions, random_near_goal_positions, random_play_positions,
 };
 

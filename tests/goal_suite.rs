@@ -5,7 +5,8 @@
 //! brute force, and the first action of every goal.
 
 use aamir::board::Position;
-use aamir::search::goal::{goal_action, goal_distance, goal_distance_brute, goal_plan};
+use aamir::tactics::goal::{goal_action, goal_distance, goal_plan};
+use aamir::tactics::oracle::goal_distance_brute;
 use aamir::tools::goal::{GoalRow, read_goal_suite};
 
 fn load(name: &str) -> Vec<GoalRow> {

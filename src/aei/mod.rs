@@ -5,14 +5,12 @@
 //! - [`options`]: `setoption` values, standard and engine-specific (pure).
 //! - [`time`]: how long to think, from the clock options (pure arithmetic
 //!   plus the per-game clock state).
-//! - [`setup`]: setups chosen without searching.
 //! - [`session`]: the running engine: a reader thread, the engine loop
 //!   that owns the game, a search thread, and one writer for stdout.
 
 pub mod options;
 pub mod protocol;
 pub mod session;
-pub mod setup;
 pub mod time;
 
 pub use session::{Exit, run, run_stdio};

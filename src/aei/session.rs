@@ -28,9 +28,10 @@
 
 use super::options::{AeiOption, parse_option};
 use super::protocol::{Command, ParseError, parse_command, reply};
-use super::setup::choose_setup;
 use super::time::apply_clock_option;
 use crate::board::{Color, Game, Phase, Position, Turn, pv_notation};
+use crate::lineio::read_line_bounded;
+use crate::search::setup::choose_setup;
 use crate::search::{EngineConfig, Limits, Report, SearchResult, Searcher};
 use crate::timeman::{Clock, TurnPlan, schedule};
 use rand::SeedableRng;
@@ -261,40 +262,6 @@ fn read_lines<R: BufRead, S>(mut input: R, tx: Sender<Event<S>>) {
         let end = matches!(ev, Event::EndOfInput);
         if tx.send(ev).is_err() || end {
             return;
-        }
-    }
-}
-
-/// Reads one line (without its `\n`) into `out`, keeping at most `max`
-/// bytes. `None` at end of input, else whether the line was cut.
-fn read_line_bounded<R: BufRead>(
-    r: &mut R,
-    out: &mut Vec<u8>,
-    max: usize,
-) -> io::Result<Option<bool>> {
-    let mut any = false;
-    let mut cut = false;
-    loop {
-        let avail = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            return Ok(any.then_some(cut));
-        }
-        any = true;
-        let newline = avail.iter().position(|&b| b == b'\n');
-        let chunk = &avail[..newline.unwrap_or(avail.len())];
-        let room = max.saturating_sub(out.len());
-        if chunk.len() > room {
-            cut = true;
-        }
-        out.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = newline.map_or(avail.len(), |i| i + 1);
-        r.consume(used);
-        if newline.is_some() {
-            return Ok(Some(cut));
         }
     }
 }
@@ -1135,26 +1102,6 @@ fn fallback_turn(game: &Game) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bounded_lines() {
-        let mut r = io::Cursor::new(b"isready\r\nabc\n\nlast".to_vec());
-        let mut buf = Vec::new();
-        let mut lines = Vec::new();
-        while let Some(cut) = read_line_bounded(&mut r, &mut buf, 5).unwrap() {
-            lines.push((String::from_utf8_lossy(&buf).into_owned(), cut));
-            buf.clear();
-        }
-        assert_eq!(
-            lines,
-            [
-                ("isrea".to_string(), true),
-                ("abc".to_string(), false),
-                (String::new(), false),
-                ("last".to_string(), false)
-            ]
-        );
-    }
 
     /// A session driven in-process: lines in, lines out.
     fn session(input: &str) -> (Exit, Vec<String>) {

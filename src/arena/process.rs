@@ -6,14 +6,38 @@
 
 use super::protocol::{EngineLine, parse_engine_line};
 use super::spec::EngineSpec;
+use crate::lineio::read_line_bounded;
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Calls `each` with every line of `r` (cut at [`MAX_LINE`], a trailing `\r`
+/// dropped) and the moment it arrived, until the end of the output or a
+/// read error (true) or until `each` returns false (false).
+fn for_each_line(r: impl Read, mut each: impl FnMut(String, Instant) -> bool) -> bool {
+    let mut r = BufReader::new(r);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match read_line_bounded(&mut r, &mut buf, MAX_LINE) {
+            Ok(None) | Err(_) => return true,
+            Ok(Some(_)) => {
+                let at = Instant::now();
+                let text = String::from_utf8_lossy(&buf)
+                    .trim_end_matches('\r')
+                    .to_string();
+                if !each(text, at) {
+                    return false;
+                }
+            }
+        }
+    }
+}
 
 /// Lines of stderr and of the exchange kept for a failure report.
 const TAIL_LINES: usize = 40;
@@ -189,46 +213,21 @@ impl EngineProcess {
         let (tx, rx) = channel();
         if let Some(out) = stdout {
             std::thread::spawn(move || {
-                let mut r = BufReader::new(out);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match r.by_ref().take(MAX_LINE as u64).read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let at = Instant::now();
-                            let text = String::from_utf8_lossy(&buf)
-                                .trim_end_matches(['\n', '\r'])
-                                .to_string();
-                            if tx.send(Event::Line(text, at)).is_err() {
-                                return;
-                            }
-                        }
-                    }
+                if for_each_line(out, |text, at| tx.send(Event::Line(text, at)).is_ok()) {
+                    let _ = tx.send(Event::Closed);
                 }
-                let _ = tx.send(Event::Closed);
             });
         }
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         if let Some(err) = stderr {
             let tail = Arc::clone(&stderr_tail);
             std::thread::spawn(move || {
-                let mut r = BufReader::new(err);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match r.by_ref().take(MAX_LINE as u64).read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let text = String::from_utf8_lossy(&buf)
-                                .trim_end_matches(['\n', '\r'])
-                                .to_string();
-                            if let Ok(mut q) = tail.lock() {
-                                push_tail(&mut q, clip(&text, 500));
-                            }
-                        }
+                for_each_line(err, |text, _| {
+                    if let Ok(mut q) = tail.lock() {
+                        push_tail(&mut q, clip(&text, 500));
                     }
-                }
+                    true
+                });
             });
         }
         Ok(EngineProcess {

@@ -155,6 +155,14 @@ impl Position {
         self.board[sq.index()]
     }
 
+    /// The kind of the piece on `sq`, for squares known to be occupied
+    /// (an empty square reads as a rabbit, the weakest kind, so a caller's
+    /// slip never makes a piece look stronger than it is).
+    #[inline(always)]
+    pub fn kind_at(&self, sq: Square) -> Kind {
+        self.board[sq.index()].map_or(Kind::Rabbit, |p| p.kind())
+    }
+
     #[inline(always)]
     pub fn pieces(&self, piece: Piece) -> Bitboard {
         self.bb[piece.index()]

@@ -12,13 +12,13 @@
 //! depth mid-turn ends the turn there, so the opponent's immediate goal is
 //! seen before the position is evaluated.
 
-use super::goal;
 use super::params::Params;
 use super::tt::{Bound, PASS, TranspositionTable, WIN, entry_action};
 use crate::board::stepgen::{ActionList, generate_actions};
 use crate::board::turngen::History;
 use crate::board::{Action, ActionKind, Color, Position, STEPS_PER_TURN};
 use crate::eval::{Evaluator, material};
+use crate::tactics::goal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -417,14 +417,13 @@ impl<'a> Worker<'a> {
             && depth >= self.params.capture_order
             && pos.steps_left() >= 2
         {
-            let caps = super::capture::capture_threats(pos, me, pos.steps_left());
+            let caps = crate::tactics::capture::capture_threats(pos, me, pos.steps_left());
             for sq in caps.squares() {
                 if let Some(first) = caps.first_action(sq)
                     && let Some(i) = list.iter().position(|&a| a == first)
                     && scores[i] < HASH_SCORE
                 {
-                    scores[i] =
-                        CAPTURE_SCORE + material::gain_of_capture(pos, me, kind_on(pos, sq));
+                    scores[i] = CAPTURE_SCORE + material::gain_of_capture(pos, me, pos.kind_at(sq));
                 }
             }
         }
@@ -548,12 +547,6 @@ fn pick_best(list: &mut [Action], scores: &mut [i32], i: usize) -> Action {
     list.swap(i, bi);
     scores.swap(i, bi);
     list[i]
-}
-
-#[inline]
-fn kind_on(pos: &Position, sq: crate::board::Square) -> crate::board::Kind {
-    pos.piece_at(sq)
-        .map_or(crate::board::Kind::Rabbit, |p| p.kind())
 }
 
 #[inline]

@@ -4,12 +4,13 @@
 //! Iterative deepening over depths counted in steps. The root is the list of
 //! every distinct legal turn (third repetitions already excluded), each
 //! searched with the step-based alpha-beta of [`alphabeta`] below it.
+//! [`setup`] answers the setup phase without searching (the engine's
+//! choice of layout, used by the AEI session and the data generator).
 
 pub mod alphabeta;
-pub mod capture;
 pub mod config;
-pub mod goal;
 pub mod params;
+pub mod setup;
 pub mod tt;
 pub mod variants;
 

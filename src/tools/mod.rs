@@ -8,4 +8,5 @@ pub mod goal;
 pub mod movecount;
 pub mod out;
 pub mod replay;
-pub mod selfplay;
+#[cfg(any(test, feature = "dev"))]
+pub mod studies;

@@ -34,7 +34,8 @@
 //!    displaced or captured), traps on the path (a friend must stand next to
 //!    the trap when the rabbit steps on it).
 //! 4. Each obstacle names the preparatory actions that could remove it, as
-//!    three square sets (`Needs`): friends that should move off a square,
+//!    three square sets (`Needs`, shared with capture detection): friends
+//!    that should move off a square,
 //!    enemies that should be displaced, squares a friend should arrive on.
 //!    Preparations can need preparing themselves (the pusher is frozen, the
 //!    blocker has nowhere to go, the helper is two squares away, the helper's
@@ -53,15 +54,16 @@
 //! That the bound is never too high is argued in its documentation. The sets
 //! are deliberately generous, so a wrong guess costs time, not exactness;
 //! that they are complete is argued case by case above, not proved. Both are
-//! checked against [`goal_distance_brute`] (a plain search over every
-//! action): on the 485-position suite, a fixture of 3,100 positions whose
-//! values come from `pyrimaa.board`, the sample of search leaves, and random
-//! and mutated positions (see `tests/goal_*.rs` and the README).
+//! checked against `goal_distance_brute` (`tactics::oracle`, a plain search
+//! over every action, built for tests and the `dev` feature): on the
+//! 485-position suite, a fixture of 3,100 positions whose values come from
+//! `pyrimaa.board`, the sample of search leaves, and random and mutated
+//! positions (see `tests/goal_*.rs` and the README).
 
-use crate::board::bitboard::{NEAR_TRAP, NO_TRAP, adjacent};
+use super::plan::{FailTable, Needs, trap_guards};
+use crate::board::bitboard::adjacent;
 use crate::board::stepgen::generate_actions;
-use crate::board::{Action, ActionKind, ActionList, Bitboard, Color, Kind, Position, Square};
-use std::collections::HashMap;
+use crate::board::{Action, ActionList, Bitboard, Color, Kind, Position, Square};
 
 /// Squares of `color` rabbits that could reach goal within `n` steps.
 #[inline(always)]
@@ -117,132 +119,6 @@ fn path_box(color: Color, sq: Square, slack: u8) -> Bitboard {
         }
     };
     Bitboard(files & ranks)
-}
-
-/// Preparatory actions that could matter, as square sets. An action matches
-/// when it moves a friendly piece off `vacate`, ends with the friendly piece
-/// it moves on `arrive`, or displaces an enemy piece standing on `displace`.
-/// Shared with capture detection.
-#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
-pub(crate) struct Needs {
-    pub vacate: Bitboard,
-    pub displace: Bitboard,
-    pub arrive: Bitboard,
-}
-
-impl Needs {
-    #[inline(always)]
-    pub fn union(&mut self, o: &Needs) {
-        self.vacate |= o.vacate;
-        self.displace |= o.displace;
-        self.arrive |= o.arrive;
-    }
-
-    #[inline(always)]
-    pub fn matches(&self, a: Action) -> bool {
-        let (from, to, victim) = action_parts(a);
-        self.vacate.contains(from)
-            || self.arrive.contains(to)
-            || victim.is_some_and(|v| self.displace.contains(v))
-    }
-
-    /// The preconditions of the actions these needs ask for, one level
-    /// down: what must happen first so that they can be played.
-    pub fn expand(&self, pos: &Position, us: Color) -> Needs {
-        let them = us.opp();
-        let own = pos.occupied_by(us);
-        let en = pos.occupied_by(them);
-        let mut out = Needs::default();
-        // A friend that is to move must be unfrozen: another friend arrives
-        // next to it, or its stronger neighbours are displaced or captured.
-        // Its leaving must not strand a friend on the trap next to it, or
-        // another guard has to come first.
-        let mover = |out: &mut Needs, sq: Square| {
-            let kind = kind_at(pos, sq);
-            let freezers = adjacent(sq) & pos.stronger_enemies(us, kind);
-            if freezers.any() {
-                out.arrive |= adjacent(sq);
-                out.displace |= freezers | trap_guards(freezers, en);
-            }
-            let t = NEAR_TRAP[sq.index()];
-            if t != NO_TRAP && own.contains(Square::new(t)) {
-                out.arrive |= adjacent(Square::new(t));
-            }
-        };
-        for x in self.vacate & own {
-            mover(&mut out, x);
-            // Room to step into, or to push a weaker neighbour into.
-            out.vacate |= adjacent(x) & own;
-            out.displace |= adjacent(x) & en;
-            let weaker = adjacent(x) & pos.weaker_enemies(us, kind_at(pos, x));
-            out.vacate |= weaker.neighbors() & own;
-        }
-        for y in self.displace & en {
-            let attackers = adjacent(y) & pos.stronger_enemies(them, kind_at(pos, y));
-            for z in attackers {
-                mover(&mut out, z);
-                // Room for the attacker to pull into.
-                out.vacate |= adjacent(z) & own;
-                out.displace |= adjacent(z) & en & !Bitboard::from_square(y);
-            }
-            // Room to push into, an attacker brought next to it, and its
-            // guards if it stands on a trap.
-            out.vacate |= adjacent(y) & own;
-            out.arrive |= adjacent(y);
-            if Bitboard::TRAPS.contains(y) {
-                out.displace |= adjacent(y) & en;
-            }
-        }
-        for a in self.arrive {
-            // The square must be free for the friend that is to come.
-            if en.contains(a) {
-                out.displace |= Bitboard::from_square(a);
-            }
-            if own.contains(a) {
-                out.vacate |= Bitboard::from_square(a);
-            }
-            for z in adjacent(a) & own {
-                mover(&mut out, z);
-            }
-            // A friend two steps away, or a supporter for a trap.
-            out.arrive |= adjacent(a);
-        }
-        out
-    }
-}
-
-/// Enemy guards of the enemy pieces of `set` that stand on traps: moving
-/// them away captures the piece.
-#[inline(always)]
-fn trap_guards(set: Bitboard, en: Bitboard) -> Bitboard {
-    let mut g = Bitboard::EMPTY;
-    for t in set & Bitboard::TRAPS {
-        g |= adjacent(t) & en;
-    }
-    g
-}
-
-#[inline(always)]
-fn kind_at(pos: &Position, sq: Square) -> Kind {
-    pos.piece_at(sq).map_or(Kind::Rabbit, |p| p.kind())
-}
-
-/// The friendly piece's origin and destination and the displaced enemy's
-/// origin of an action.
-#[inline(always)]
-pub(crate) fn action_parts(a: Action) -> (Square, Square, Option<Square>) {
-    let s1 = a.first();
-    match a.kind() {
-        ActionKind::Single => (s1.from, s1.to, None),
-        ActionKind::Push => {
-            let s2 = a.second().expect("a push has two steps");
-            (s2.from, s2.to, Some(s1.from))
-        }
-        ActionKind::Pull => {
-            let s2 = a.second().expect("a pull has two steps");
-            (s1.from, s1.to, Some(s2.from))
-        }
-    }
 }
 
 /// What a rabbit on `r0` with `slack` spare steps needs done directly
@@ -459,31 +335,22 @@ struct GoalSearch {
     us: Color,
     /// Principal line found, by ply.
     line: [Action; 4],
-    /// Direct-mapped set of (position, budget) keys known to fail.
-    failed: [u64; 1 << FAIL_BITS],
+    /// (position, budget) queries known to fail.
+    failed: FailTable<32>,
     nodes: u64,
     /// Budget left unused when the last success reached goal.
     left: u8,
 }
-
-const FAIL_BITS: u32 = 5;
 
 impl GoalSearch {
     fn new(us: Color) -> GoalSearch {
         GoalSearch {
             us,
             line: [Action::NONE; 4],
-            failed: [0; 1 << FAIL_BITS],
+            failed: FailTable::new(),
             nodes: 0,
             left: 0,
         }
-    }
-
-    #[inline(always)]
-    fn fail_key(pos: &Position, n: u8) -> u64 {
-        // Mix the budget in; 0 never occurs as a key in practice and marks
-        // an empty slot.
-        (pos.hash() ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1
     }
 
     /// Whether a rabbit can stand on goal within `n` steps (`n` at most the
@@ -514,9 +381,8 @@ impl GoalSearch {
         if ply > 0 && !may_goal(pos, us, n) {
             return false;
         }
-        let key = Self::fail_key(pos, n);
-        let slot = (key >> (64 - FAIL_BITS)) as usize;
-        if self.failed[slot] == key {
+        let key = FailTable::<32>::key(pos, n, 0);
+        if self.failed.failed(key) {
             return false;
         }
         self.nodes += 1;
@@ -570,7 +436,7 @@ impl GoalSearch {
 
         if sideways.is_empty() {
             // Every rabbit in reach needs all the steps for its straight run.
-            self.failed[slot] = key;
+            self.failed.mark_failed(key);
             return false;
         }
         let mut list = ActionList::new();
@@ -599,7 +465,7 @@ impl GoalSearch {
                 return true;
             }
         }
-        self.failed[slot] = key;
+        self.failed.mark_failed(key);
         false
     }
 }
@@ -737,61 +603,11 @@ pub fn goal_threat(pos: &Position, color: Color) -> Option<u8> {
     goal_distance(&p)
 }
 
-/// Reference answer for [`goal_distance`]: a depth-first search over every
-/// legal action (single steps, pushes, pulls) for the fewest steps until a
-/// rabbit of the side to move is on goal. Its only pruning is that a rabbit
-/// moves at most one rank per step, plus a table of positions already known
-/// to fail with at least the same budget. Slow; for tests and benchmarks.
-pub fn goal_distance_brute(pos: &Position) -> Option<u8> {
-    let us = pos.side();
-    if pos.has_goal(us) {
-        return Some(0);
-    }
-    let mut failed = HashMap::new();
-    (1..=pos.steps_left()).find(|&n| brute_dfs(pos, us, n, &mut failed))
-}
-
-fn brute_dfs(pos: &Position, us: Color, n: u8, failed: &mut HashMap<u64, u8>) -> bool {
-    if pos.has_goal(us) {
-        return true;
-    }
-    if n == 0 {
-        return false;
-    }
-    let near = Iterator::any(&mut pos.rabbits(us), |r| match us {
-        Color::Gold => 7 - r.rank() <= n,
-        Color::Silver => r.rank() <= n,
-    });
-    if !near || failed.get(&pos.hash()).is_some_and(|&m| m >= n) {
-        return false;
-    }
-    let mut list = ActionList::new();
-    generate_actions(pos, &mut list);
-    for &a in list.as_slice() {
-        if a.cost() > n {
-            continue;
-        }
-        let mut child = pos.clone();
-        child.apply_action(a);
-        if brute_dfs(&child, us, n - a.cost(), failed) {
-            return true;
-        }
-    }
-    let e = failed.entry(pos.hash()).or_insert(0);
-    *e = (*e).max(n);
-    false
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::notation::parse_side_and_board;
-
-    /// Builds a position from rows a8..h8 down to a1..h1 (`.` empty).
-    fn pos(side: &str, rows: [&str; 8]) -> Position {
-        let board: String = rows.concat().replace('.', " ");
-        parse_side_and_board(&format!("{side} [{board}]")).unwrap()
-    }
+    use crate::tactics::diagram as pos;
+    use crate::tactics::oracle::goal_distance_brute;
 
     #[test]
     fn reach_masks() {

@@ -1,6 +1,5 @@
-//! Capture detection: which enemy pieces a side can capture within a number
-//! of steps, in how few, and with which first action; and a cheap bitboard
-//! filter for the evaluation.
+//! Exact capture detection: which enemy pieces a side can capture within a
+//! number of steps, in how few, and with which first action.
 //!
 //! An enemy piece dies only when one of the enemy's own steps leaves it on a
 //! trap with no friend next to it, and the side moving makes enemy pieces
@@ -9,9 +8,10 @@
 //! the trap it stands on. That gives a lower bound per victim and trap that
 //! is never too high: two steps for each square the victim must travel and
 //! for each other enemy piece next to (or on) the trap, since each push or
-//! pull displaces exactly one enemy piece. [`capture_candidates`] adds the
-//! distance of the nearest attacker strong enough (a frozen one counting one
-//! square farther). Most pieces fail these tests.
+//! pull displaces exactly one enemy piece. [`capture_candidates`] (in
+//! [`super::threats`], with the other cheap filters) adds the distance of
+//! the nearest attacker strong enough (a frozen one counting one square
+//! farther). Most pieces fail these tests.
 //!
 //! For a piece that passes, the method is the one of goal detection
 //! ([`super::goal`]): the victim's obstacles name the actions that matter
@@ -20,14 +20,16 @@
 //! expanded level by level within the slack the lower bound leaves, and the
 //! few resulting plans are played out on the board, following the victim as
 //! it is pushed and pulled, so trap captures and freezes are judged by the
-//! rules themselves. [`capture_threats_brute`] is the reference: a search
-//! over every action sequence.
+//! rules themselves. The plan machinery is shared with goal detection
+//! (the private `tactics::plan`). `capture_threats_brute` (`tactics::oracle`, for tests
+//! and the `dev` feature) is the reference: a search over every action
+//! sequence.
 
-use super::goal::{Needs, action_parts};
+use super::plan::{ActionParts, FailTable, Needs};
+use super::threats::{capture_bound, capture_candidates, manhattan, trap_bound};
 use crate::board::bitboard::adjacent;
-use crate::board::stepgen::{generate_actions, mobile_by_kind};
-use crate::board::{Action, ActionList, Bitboard, Color, Kind, Position, Square};
-use std::collections::HashMap;
+use crate::board::stepgen::generate_actions;
+use crate::board::{Action, ActionList, Bitboard, Color, Position, Square};
 
 /// Enemy pieces a side can capture, each with the fewest steps and the
 /// first action of a shortest capture. Pieces are named by the square they
@@ -80,7 +82,7 @@ impl CaptureSet {
         self.squares.map(|s| (s, self.steps[s.index()])).collect()
     }
 
-    fn record(&mut self, sq: Square, steps: u8, first: Action) {
+    pub(super) fn record(&mut self, sq: Square, steps: u8, first: Action) {
         if !self.squares.contains(sq) || steps < self.steps[sq.index()] {
             self.squares |= Bitboard::from_square(sq);
             self.steps[sq.index()] = steps;
@@ -89,126 +91,23 @@ impl CaptureSet {
     }
 }
 
-/// `pos` with `attacker` to move and `steps` steps: the attacker keeps its
-/// steps left when it is already to move, otherwise gets a fresh turn.
-fn attacker_view(pos: &Position, attacker: Color, steps: u8) -> Position {
-    let mut p = pos.clone();
-    let budget = if attacker == pos.side() {
+/// The steps `attacker` has on `pos` when asked about `steps`: its steps
+/// left when it is already to move, otherwise a fresh turn.
+pub fn attacker_budget(pos: &Position, attacker: Color, steps: u8) -> u8 {
+    if attacker == pos.side() {
         steps.min(pos.steps_left())
     } else {
         steps.min(4)
-    };
-    p.set_side(attacker);
-    p.set_steps_left(budget);
-    p
-}
-
-#[inline(always)]
-fn manhattan(a: Square, b: Square) -> u8 {
-    a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank())
-}
-
-const TRAP_SQUARES: [u8; 4] = [18, 21, 42, 45];
-
-/// Lower bound in steps to capture the enemy piece on `v` on trap `t`: two
-/// per square it must travel and two per other enemy piece next to or on
-/// the trap. `None` if it is out of the question (no attacker could ever
-/// displace it).
-#[inline(always)]
-fn trap_bound(en: Bitboard, v: Square, t: Square) -> u8 {
-    let others = (adjacent(t) | Bitboard::from_square(t)) & en & !Bitboard::from_square(v);
-    2 * (manhattan(v, t) + others.count() as u8)
-}
-
-/// The best lower bound over the four traps.
-#[inline(always)]
-fn capture_bound(en: Bitboard, v: Square) -> u8 {
-    TRAP_SQUARES
-        .iter()
-        .map(|&t| trap_bound(en, v, Square::new(t)))
-        .min()
-        .unwrap_or(u8::MAX)
-}
-
-/// Own pieces of `us` stronger than an enemy piece of `kind`.
-#[inline(always)]
-fn stronger_own(pos: &Position, us: Color, kind: Kind) -> Bitboard {
-    pos.stronger_enemies(us.opp(), kind)
-}
-
-/// Distance from `sq` to the nearest square of `set` (255 if empty).
-#[inline(always)]
-fn nearest(set: Bitboard, sq: Square) -> u8 {
-    set.map(|s| manhattan(s, sq)).min().unwrap_or(255)
-}
-
-/// A cheap superset of the enemy pieces `attacker` could capture within
-/// `steps` steps (fresh turn if it is not to move), for use at every leaf
-/// of the search: pieces whose lower bound fits and that have an attacker
-/// strong enough within reach. Never misses a capturable piece; how often it
-/// names one that is not capturable is measured by `aamir capture --random`.
-pub fn capture_candidates(pos: &Position, attacker: Color, steps: u8) -> Bitboard {
-    let us = attacker;
-    let en = pos.occupied_by(us.opp());
-    // Pieces more than `steps / 2` squares from every trap cannot get there.
-    let reach = match steps / 2 {
-        0 => return Bitboard::EMPTY,
-        1 => Bitboard::TRAPS | Bitboard::TRAPS.neighbors(),
-        _ => {
-            let n1 = Bitboard::TRAPS | Bitboard::TRAPS.neighbors();
-            n1 | n1.neighbors()
-        }
-    };
-    let mobile = mobile_by_kind(pos, us);
-    // Own pieces that can move now and are stronger than an enemy `kind`.
-    let mobile_stronger = |kind: Kind| {
-        mobile[kind.index() + 1..]
-            .iter()
-            .fold(Bitboard::EMPTY, |b, &m| b | m)
-    };
-    let kind_at = |sq: Square| pos.piece_at(sq).map_or(Kind::Rabbit, |p| p.kind());
-    let mut out = Bitboard::EMPTY;
-    for v in en & reach {
-        let kind = kind_at(v);
-        for &t in &TRAP_SQUARES {
-            let t = Square::new(t);
-            let lb = trap_bound(en, v, t);
-            if lb > steps {
-                continue;
-            }
-            let slack = steps - lb;
-            let guards = (adjacent(t) | Bitboard::from_square(t)) & en & !Bitboard::from_square(v);
-            // Each push or pull can also bring its attacker one square
-            // closer, so the approach may use the slack and one square per
-            // guard displaced.
-            let approach = 1 + slack + guards.count() as u8;
-            // Every guard must be displaced, so each needs an attacker in
-            // reach; so does the victim if it has to travel.
-            // A frozen attacker needs at least one more step (a friend
-            // arriving, or its freezer displaced) before it can act.
-            let reach_of = |x: Square, k: Kind| {
-                let strong = stronger_own(pos, us, k);
-                let free = strong & mobile_stronger(k);
-                nearest(free, x).min(nearest(strong.and_not(free), x).saturating_add(1))
-            };
-            let mut gs = guards;
-            let reachable = gs.all(|g| reach_of(g, kind_at(g)) <= approach)
-                && (v == t || reach_of(v, kind) <= approach);
-            // With no slack the first action already displaces the victim or
-            // a guard: an attacker able to move must stand next to one now.
-            let ok = reachable
-                && (slack > 0
-                    || (v != t && (adjacent(v) & mobile_stronger(kind)).any())
-                    || Iterator::any(&mut guards.clone(), |g| {
-                        (adjacent(g) & mobile_stronger(kind_at(g))).any()
-                    }));
-            if ok {
-                out |= Bitboard::from_square(v);
-                break;
-            }
-        }
     }
-    out
+}
+
+/// `pos` with `attacker` to move and its [`attacker_budget`] as the steps
+/// left: the position every capture question is answered on.
+pub fn attacker_view(pos: &Position, attacker: Color, steps: u8) -> Position {
+    let mut p = pos.clone();
+    p.set_side(attacker);
+    p.set_steps_left(attacker_budget(pos, attacker, steps));
+    p
 }
 
 /// What capturing the piece on `v` on trap `t` needs done directly.
@@ -244,17 +143,16 @@ fn victim_needs(pos: &Position, us: Color, v: Square, t: Square) -> (Bitboard, N
 struct CaptureSearch {
     us: Color,
     line: [Action; 4],
-    failed: [u64; 1 << FAIL_BITS],
+    /// (position, budget, victim) queries known to fail.
+    failed: FailTable<256>,
 }
-
-const FAIL_BITS: u32 = 8;
 
 impl CaptureSearch {
     fn new(us: Color) -> CaptureSearch {
         CaptureSearch {
             us,
             line: [Action::NONE; 4],
-            failed: [0; 1 << FAIL_BITS],
+            failed: FailTable::new(),
         }
     }
 
@@ -269,19 +167,15 @@ impl CaptureSearch {
         if lb > n {
             return false;
         }
-        let key = (pos.hash()
-            ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ (v.raw() as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93))
-            | 1;
-        let slot = (key >> (64 - FAIL_BITS)) as usize;
-        if self.failed[slot] == key {
+        let salt = (v.raw() as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        let key = FailTable::<256>::key(pos, n, salt);
+        if self.failed.failed(key) {
             return false;
         }
 
         let mut core = Bitboard::EMPTY;
         let mut allow = [Needs::default(); 3];
-        for &t in &TRAP_SQUARES {
-            let t = Square::new(t);
+        for t in Bitboard::TRAPS {
             let lbt = trap_bound(en, v, t);
             if lbt > n {
                 continue;
@@ -309,8 +203,8 @@ impl CaptureSearch {
                 if cost > n {
                     continue;
                 }
-                let (_, _, victim) = action_parts(a);
-                let is_core = victim.is_some_and(|s| core.contains(s));
+                let victim = ActionParts::of(a).victim;
+                let is_core = victim.is_some_and(|(s, _)| core.contains(s));
                 let relevant = if pass == 0 {
                     is_core
                 } else {
@@ -321,10 +215,10 @@ impl CaptureSearch {
                 }
                 let mut child = pos.clone();
                 let caps = child.apply_action(a);
-                let nv = if victim == Some(v) {
-                    victim_destination(a)
-                } else {
-                    v
+                // Follow the victim if this action moves it.
+                let nv = match victim {
+                    Some((from, to)) if from == v => to,
+                    _ => v,
                 };
                 let captured = caps
                     .iter()
@@ -336,18 +230,8 @@ impl CaptureSearch {
                 }
             }
         }
-        self.failed[slot] = key;
+        self.failed.mark_failed(key);
         false
-    }
-}
-
-/// Where the enemy piece a push or pull displaces ends up.
-#[inline(always)]
-fn victim_destination(a: Action) -> Square {
-    let s1 = a.first();
-    match a.kind() {
-        crate::board::ActionKind::Push => s1.to,
-        _ => a.second().expect("a pull has two steps").to,
     }
 }
 
@@ -356,13 +240,15 @@ fn victim_destination(a: Action) -> Square {
 /// it has at most its steps left; otherwise it is given a fresh turn, which
 /// is how the search sees what the opponent threatens next turn.
 pub fn capture_threats(pos: &Position, attacker: Color, steps: u8) -> CaptureSet {
-    let p = attacker_view(pos, attacker, steps);
-    let budget = p.steps_left();
+    let budget = attacker_budget(pos, attacker, steps);
     let mut set = CaptureSet::default();
-    let cands = capture_candidates(&p, attacker, budget);
+    // The filter reads only the board, so most queries end here without a
+    // copy of the position.
+    let cands = capture_candidates(pos, attacker, budget);
     if cands.is_empty() {
         return set;
     }
+    let p = attacker_view(pos, attacker, steps);
     // One failure table for all victims: its keys name the victim's square.
     let mut search = CaptureSearch::new(attacker);
     for v in cands {
@@ -382,93 +268,11 @@ pub fn opponent_threats(pos: &Position) -> CaptureSet {
     capture_threats(pos, pos.side().opp(), 4)
 }
 
-/// Reference answer for [`capture_threats`]: a search over every sequence
-/// of actions within the steps, following each enemy piece by identity
-/// through pushes and pulls, with a table of states already searched with at
-/// least as many steps. Slow; for tests and benchmarks. First actions are
-/// not kept (`Action::NONE`).
-pub fn capture_threats_brute(pos: &Position, attacker: Color, steps: u8) -> CaptureSet {
-    let p = attacker_view(pos, attacker, steps);
-    // ids[sq]: the square the enemy piece now on sq started on (64 = none).
-    let mut ids = [64u8; 64];
-    for s in p.occupied_by(attacker.opp()) {
-        ids[s.index()] = s.raw();
-    }
-    let mut set = CaptureSet::default();
-    let mut seen = HashMap::new();
-    let budget = p.steps_left();
-    brute_dfs(&p, &ids, budget, budget, &mut seen, &mut set);
-    set
-}
-
-fn ids_key(pos: &Position, ids: &[u8; 64]) -> u64 {
-    let mut h = pos.hash();
-    for s in pos.occupied() {
-        let id = ids[s.index()];
-        if id != 64 && id != s.raw() {
-            let x = (s.raw() as u64) << 8 | id as u64;
-            h ^= x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(23) ^ x;
-        }
-    }
-    h
-}
-
-fn brute_dfs(
-    pos: &Position,
-    ids: &[u8; 64],
-    budget: u8,
-    left: u8,
-    seen: &mut HashMap<u64, u8>,
-    set: &mut CaptureSet,
-) {
-    if left < 2 {
-        return;
-    }
-    let key = ids_key(pos, ids);
-    match seen.get(&key) {
-        Some(&m) if m >= left => return,
-        _ => {
-            seen.insert(key, left);
-        }
-    }
-    let mut list = ActionList::new();
-    generate_actions(pos, &mut list);
-    for &a in list.as_slice() {
-        let mut child = pos.clone();
-        let mut cids = *ids;
-        for s in a.steps() {
-            // Follow enemy pieces as they are pushed and pulled.
-            if ids[s.from.index()] != 64
-                && pos.piece_at(s.from).map(|p| p.color()) != Some(pos.side())
-            {
-                cids[s.to.index()] = cids[s.from.index()];
-                cids[s.from.index()] = 64;
-            }
-        }
-        let caps = child.apply_action(a);
-        let used = budget - child.steps_left();
-        for c in caps.iter().flatten() {
-            if c.piece.color() != pos.side() {
-                let id = cids[c.square.index()];
-                debug_assert!(id != 64);
-                set.record(Square::new(id), used, Action::NONE);
-                cids[c.square.index()] = 64;
-            }
-        }
-        brute_dfs(&child, &cids, budget, child.steps_left(), seen, set);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::notation::parse_side_and_board;
-
-    /// Builds a position from rows a8..h8 down to a1..h1 (`.` empty).
-    fn pos(side: &str, rows: [&str; 8]) -> Position {
-        let board: String = rows.concat().replace('.', " ");
-        parse_side_and_board(&format!("{side} [{board}]")).unwrap()
-    }
+    use crate::tactics::diagram as pos;
+    use crate::tactics::oracle::capture_threats_brute;
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()

@@ -1,0 +1,164 @@
+//! Dominance: officers (cat to camel) near enemy pieces that outrank them,
+//! far from the friends that could chase those pieces away.
+//!
+//! A camel or horse next to the enemy elephant, with its own elephant far
+//! off, is how hostages and captures start: the stronger piece pushes and
+//! pulls it towards a trap while nothing interferes. The danger grows with
+//! how close the strongest unfrozen attacker is (one or two steps), with
+//! the distance to the nearest own piece at least as strong as that
+//! attacker (its support), and when a trap the enemy controls is within two
+//! steps of the piece. It is charged as a share of the piece's value.
+
+use super::geometry::{Context, disk, dist, nearest_trap, piece_value};
+use crate::board::bitboard::adjacent;
+use crate::board::{Color, Kind, Position, Square};
+
+/// Eighths of the danger by the attacker's distance (1 or 2 steps).
+const BY_ATTACKER: [i32; 3] = [0, 8, 4];
+/// Eighths by the steps to the nearest supporter (7 or more: none near).
+const BY_SUPPORT: [i32; 8] = [0, 1, 2, 4, 6, 7, 8, 8];
+
+/// Centi-rabbits `c` stands to lose through its dominated officers, at
+/// `pct` percent of a piece's value in the worst case.
+pub fn dominance(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
+    if pct == 0 {
+        return 0;
+    }
+    let mut loss = 0;
+    for k in [Kind::Cat, Kind::Dog, Kind::Horse, Kind::Camel] {
+        let threats = ctx.free_stronger_enemies(pos, c, k);
+        if threats.is_empty() {
+            continue;
+        }
+        for sq in pos.kind_bb(c, k) {
+            let near = threats & disk(2, sq);
+            if near.is_empty() {
+                continue;
+            }
+            // The strongest attacker in reach, and how close it is.
+            let mut top = Kind::Rabbit;
+            let mut top_d = 3;
+            for a in near {
+                if let Some(p) = pos.piece_at(a) {
+                    let d = dist(sq, a);
+                    if p.kind() > top || (p.kind() == top && d < top_d) {
+                        top = p.kind();
+                        top_d = d;
+                    }
+                }
+            }
+            let support = own_at_least(pos, c, top);
+            let mut sd = 7;
+            for s in support {
+                sd = sd.min(dist(sq, s));
+            }
+            let (t, td) = nearest_trap(sq);
+            let trap = if td <= 2 && ctx.trap_for(c, t) < 0 {
+                8
+            } else {
+                3
+            };
+            // A friend next to it at least unfreezes it: a little less.
+            let friends = if (adjacent(sq) & pos.occupied_by(c)).any() {
+                6
+            } else {
+                8
+            };
+            let share = BY_ATTACKER[top_d as usize] * BY_SUPPORT[sd as usize] * trap * friends;
+            loss += piece_value(ctx, c, k) * pct / 100 * share / 4096;
+        }
+    }
+    loss
+}
+
+/// Pieces of `c` of kind `k` or stronger.
+fn own_at_least(pos: &Position, c: Color, k: Kind) -> crate::board::bitboard::Bitboard {
+    let mut b = crate::board::bitboard::Bitboard::EMPTY;
+    for kk in Kind::ALL {
+        if kk >= k {
+            b |= pos.kind_bb(c, kk);
+        }
+    }
+    b
+}
+
+/// Whether the officer on `sq` has a stronger unfrozen enemy next to it.
+pub fn is_dominated(pos: &Position, ctx: &Context, sq: Square) -> bool {
+    pos.piece_at(sq)
+        .is_some_and(|p| (adjacent(sq) & ctx.free_stronger_enemies(pos, p.color(), p.kind())).any())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_side_and_board;
+    use crate::eval::trapcontrol::raw_control;
+
+    fn eval_side(rows: [&str; 8], c: Color) -> i32 {
+        let p = parse_side_and_board(&format!("g [{}]", rows.concat())).unwrap();
+        let mut ctx = Context::new(&p);
+        ctx.trap = raw_control(&p, &ctx);
+        dominance(&p, &ctx, c, 40)
+    }
+
+    #[test]
+    fn camel_next_to_the_enemy_elephant_far_from_its_own_is_in_danger() {
+        // Gold camel d6 beside silver elephant d7, gold elephant on e2.
+        let far = eval_side(
+            [
+                "       r", "   e    ", "   M    ", "        ", "        ", "        ", "    E   ",
+                "R       ",
+            ],
+            Color::Gold,
+        );
+        // Same, with gold's elephant on e6 right beside the camel.
+        let near = eval_side(
+            [
+                "       r", "   e    ", "   ME   ", "        ", "        ", "        ", "        ",
+                "R       ",
+            ],
+            Color::Gold,
+        );
+        assert!(far > 60, "{far}");
+        assert!(near * 3 < far, "{near} vs {far}");
+    }
+
+    #[test]
+    fn nothing_stronger_in_reach_is_no_danger() {
+        // Silver elephant three steps away; silver cat next to the camel.
+        let d = eval_side(
+            [
+                "  e    r", "        ", "   Mc   ", "        ", "        ", "        ", "    E   ",
+                "R       ",
+            ],
+            Color::Gold,
+        );
+        assert_eq!(d, 0);
+        // And the elephant itself is never charged.
+        let d = eval_side(
+            [
+                "       r", "   m    ", "   E    ", "        ", "        ", "        ", "        ",
+                "R       ",
+            ],
+            Color::Gold,
+        );
+        assert_eq!(d, 0);
+    }
+
+    #[test]
+    fn dominated_means_a_stronger_free_enemy_adjacent() {
+        let p = parse_side_and_board(&format!(
+            "g [{}]",
+            [
+                "       r", "   e    ", "   M    ", "        ", "        ", " H      ", " d      ",
+                "R       ",
+            ]
+            .concat()
+        ))
+        .unwrap();
+        let ctx = Context::new(&p);
+        assert!(is_dominated(&p, &ctx, Square::parse("d6").unwrap()));
+        assert!(!is_dominated(&p, &ctx, Square::parse("b3").unwrap()));
+        assert!(is_dominated(&p, &ctx, Square::parse("b2").unwrap()));
+    }
+}

@@ -1,0 +1,74 @@
+//! The knowledge terms together: trap control ([`super::trapcontrol`]),
+//! pieces in danger at enemy traps, hostages and frames
+//! ([`super::hostages`]), dominance ([`super::dominance`]), elephant
+//! blockades ([`super::blockades`]), rabbit goal threats and goal-line
+//! defence ([`super::rabgoal`]) and placement by rank ([`super::placement`]).
+//!
+//! They share one [`Context`] (frozen pieces, how many enemy pieces outrank
+//! each kind, trap control), built once per evaluation. Every term is
+//! switched off by setting its weight to 0, which also skips its work, so
+//! each one's cost and worth can be measured on its own.
+
+use super::Weights;
+use super::geometry::Context;
+use super::{blockades, dominance, hostages, placement, rabgoal, trapcontrol};
+use crate::board::{Color, Position};
+
+/// The knowledge terms in centi-rabbits, gold minus silver.
+pub fn knowledge(pos: &Position, w: &Weights) -> i32 {
+    // All off (the default until the weights are fitted): no shared facts
+    // to compute, so the evaluation costs what it did before these terms.
+    if !any_on(w) {
+        return 0;
+    }
+    let mut ctx = Context::new(pos);
+    let need_tc = w.tc_scale != 0
+        || w.trap_danger_pct != 0
+        || w.hostage_pct != 0
+        || w.hostage_holder != 0
+        || w.dominance_pct != 0;
+    if need_tc {
+        ctx.trap = trapcontrol::raw_control(pos, &ctx);
+    }
+    let mut s = 0;
+    if w.tc_scale != 0 {
+        s += trapcontrol::trap_control_score(&ctx, w.tc_scale, w.tc_defence_pct, w.tc_attack_pct);
+    }
+    for c in Color::BOTH {
+        let v = side(pos, &ctx, c, w);
+        s += if c == Color::Gold { v } else { -v };
+    }
+    s
+}
+
+/// Whether any knowledge term has a weight that switches it on.
+fn any_on(w: &Weights) -> bool {
+    [
+        w.tc_scale,
+        w.trap_danger_pct,
+        w.hostage_pct,
+        w.hostage_holder,
+        w.frame_pct,
+        w.dominance_pct,
+        w.blockade,
+        w.rabbit_goal_pct,
+        w.goal_line,
+        w.placement_pct,
+    ]
+    .iter()
+    .any(|&v| v != 0)
+}
+
+/// The per-side terms of `c`, good for `c` when positive.
+fn side(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> i32 {
+    let mut s = 0;
+    s -= trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct);
+    s -= hostages::hostages(pos, ctx, c, w.hostage_pct, w.hostage_holder);
+    s -= hostages::frames(pos, ctx, c, w.frame_pct);
+    s -= dominance::dominance(pos, ctx, c, w.dominance_pct);
+    s -= blockades::elephant_blockade(pos, c, w.blockade);
+    s += rabgoal::rabbit_goal_threats(pos, ctx, c, w.rabbit_goal_pct);
+    s -= rabgoal::goal_line_defence(pos, c, w.goal_line);
+    s += placement::placement(pos, ctx, c, w.placement_pct);
+    s
+}

@@ -1,0 +1,363 @@
+//! `aamir gen`: training positions from aamir playing itself in-process at a
+//! short fixed depth, reproducible from a seed.
+//!
+//! Each game has its own random stream (the seed and the game's number), so
+//! the file is the same whatever the number of threads and whichever thread
+//! plays which game. The games differ by their setups (half from the sound
+//! family the engine plays, half with the officers shuffled over the front
+//! rank and now and then a rabbit brought forward) and by a random choice
+//! among the statically best turns for the first few turns. Games that reach
+//! the turn cap are left out: their result would be a guess.
+//!
+//! The file: `#` comment lines (the settings first), then one line per
+//! position at the start of a turn: game number, result for the side to
+//! move (1 won, 0 lost), turn number from 0 (the first turn after the
+//! setups), and the position as `g [board]`.
+
+use super::SplitMix;
+use crate::board::notation::{board_string, format_setup};
+use crate::board::{Color, Game, Kind, Phase, Piece, Position, Square};
+use crate::eval::Evaluator;
+use crate::search::setup::Layout;
+use crate::search::{EngineConfig, Limits, Searcher};
+use anyhow::{Context, Result, bail};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// Settings of a generator run; everything that changes the file.
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    pub seed: u64,
+    pub games: usize,
+    /// Search depth in steps for every turn.
+    pub depth: u32,
+    /// Games longer than this many turns (both sides counted) are dropped.
+    pub max_turns: u32,
+    /// The first this many turns pick at random among the best by a static
+    /// look...
+    pub random_turns: u32,
+    /// ...this many of them.
+    pub random_top: usize,
+    /// Transposition table per game, MB.
+    pub hash_mb: usize,
+}
+
+impl GenOptions {
+    /// The engine's settings for every game: defaults, one thread, the
+    /// run's table size.
+    pub fn engine(&self) -> EngineConfig {
+        let mut c = EngineConfig::default();
+        c.engine.hash = self.hash_mb.max(1);
+        c.engine.threads = 1;
+        c
+    }
+
+    /// The settings as the command line that gives them.
+    pub fn command(&self) -> String {
+        format!(
+            "aamir gen --seed {} --games {} --depth {} --max-turns {} --random-turns {} --random-top {} --hash {}",
+            self.seed,
+            self.games,
+            self.depth,
+            self.max_turns,
+            self.random_turns,
+            self.random_top,
+            self.hash_mb
+        )
+    }
+}
+
+/// One finished game: its positions (turn number, position) and winner.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub id: usize,
+    /// `None` when the game hit the turn cap.
+    pub winner: Option<Color>,
+    pub positions: Vec<(u32, Position)>,
+}
+
+impl GameRecord {
+    /// The file lines of this game (none for a dropped game).
+    pub fn lines(&self) -> String {
+        let Some(w) = self.winner else {
+            return String::new();
+        };
+        let mut s = String::new();
+        for (turn, pos) in &self.positions {
+            let side = pos.side();
+            s.push_str(&format!(
+                "{}\t{}\t{}\t{} {}\n",
+                self.id,
+                u8::from(side == w),
+                turn,
+                side.to_char(),
+                board_string(pos)
+            ));
+        }
+        s
+    }
+}
+
+/// A setup for `color`: a sound layout, or the officers shuffled over the
+/// front rank with sometimes one or two rabbits traded forward for a cat or
+/// dog.
+pub fn random_setup(rng: &mut SplitMix, color: Color) -> String {
+    if rng.below(2) == 0 {
+        let all = Layout::all();
+        return format_setup(&all[rng.below(all.len())].placements(color));
+    }
+    use Kind::*;
+    let mut front = [Elephant, Camel, Horse, Horse, Dog, Dog, Cat, Cat];
+    for i in (1..front.len()).rev() {
+        front.swap(i, rng.below(i + 1));
+    }
+    let mut back = [Rabbit; 8];
+    if rng.below(4) == 0 {
+        for _ in 0..1 + rng.below(2) {
+            let small: Vec<usize> = (0..8).filter(|&f| matches!(front[f], Cat | Dog)).collect();
+            let f = small[rng.below(small.len())];
+            let b = rng.below(8);
+            std::mem::swap(&mut front[f], &mut back[b]);
+        }
+    }
+    let (front_rank, back_rank) = match color {
+        Color::Gold => (1, 0),
+        Color::Silver => (6, 7),
+    };
+    let mut placements = Vec::with_capacity(16);
+    for file in 0..8u8 {
+        let at = |rank| Square::from_coords(file, rank);
+        placements.push((Piece::new(color, front[file as usize]), at(front_rank)));
+        placements.push((Piece::new(color, back[file as usize]), at(back_rank)));
+    }
+    format_setup(&placements)
+}
+
+/// Plays game `id` of a run with `searcher` (cleared first, so a game does
+/// not depend on the ones the thread played before).
+pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Result<GameRecord> {
+    let mut rng = SplitMix::new(opts.seed, id as u64);
+    let mut game = Game::new();
+    for color in [Color::Gold, Color::Silver] {
+        let setup = random_setup(&mut rng, color);
+        game.play(&setup)
+            .with_context(|| format!("game {id}: generated setup {setup}"))?;
+    }
+    searcher.new_game();
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(opts.depth),
+        ..Limits::default()
+    };
+    let eval = Evaluator::default();
+    let mut positions = Vec::new();
+    let mut turn = 0u32;
+    while game.outcome().is_none() {
+        if turn >= opts.max_turns {
+            return Ok(GameRecord {
+                id,
+                winner: None,
+                positions,
+            });
+        }
+        debug_assert_eq!(game.phase(), Phase::Play);
+        let pos = game.position().clone();
+        positions.push((turn, pos.clone()));
+        let chosen = if turn < opts.random_turns && opts.random_top > 1 {
+            let mut turns = game.legal_turns();
+            if turns.is_empty() {
+                bail!("game {id}: no legal turn at {}", game.label());
+            }
+            let mut scored: Vec<(i32, usize)> = turns
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (-eval.evaluate(&t.apply(&pos)), i))
+                .collect();
+            // Best first; equal scores in generation order (deterministic).
+            scored.sort_by_key(|&(s, i)| (-s, i));
+            let pick = scored[rng.below(opts.random_top.min(scored.len()))].1;
+            turns.swap_remove(pick)
+        } else {
+            let Some(r) = searcher.search(&game, &limits, &stop, &mut |_| {}) else {
+                bail!("game {id}: no move at {}", game.label());
+            };
+            r.best
+        };
+        game.play_turn(&chosen)
+            .with_context(|| format!("game {id}: the engine played an illegal {chosen:?}"))?;
+        turn += 1;
+    }
+    Ok(GameRecord {
+        id,
+        winner: game.outcome().map(|o| o.winner),
+        positions,
+    })
+}
+
+/// What a run made.
+#[derive(Clone, Debug, Default)]
+pub struct GenStats {
+    pub games: usize,
+    /// Games dropped at the turn cap.
+    pub dropped: usize,
+    pub positions: usize,
+    pub seconds: f64,
+}
+
+/// Plays the run's games on `threads` threads (one game per thread at a
+/// time) and writes them to `out` in game order.
+pub fn generate(
+    opts: &GenOptions,
+    threads: usize,
+    out: &mut dyn Write,
+    progress: bool,
+) -> Result<GenStats> {
+    if opts.depth == 0 || opts.games == 0 {
+        bail!("--depth and --games must be at least 1");
+    }
+    let t0 = Instant::now();
+    writeln!(out, "# {}", opts.command())?;
+    writeln!(out, "# game\tresult\tturn\tposition")?;
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Result<GameRecord>>();
+    let mut stats = GenStats::default();
+    std::thread::scope(|s| -> Result<()> {
+        for _ in 0..threads.max(1) {
+            let tx = tx.clone();
+            let (next, failed) = (&next, &failed);
+            s.spawn(move || {
+                let mut searcher = Searcher::new(&opts.engine());
+                loop {
+                    let id = next.fetch_add(1, Ordering::Relaxed);
+                    if id >= opts.games || failed.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let r = play_game(opts, id, &mut searcher);
+                    if r.is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    if tx.send(r).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Games finish out of order; each is written once all before it are.
+        let mut waiting: BTreeMap<usize, GameRecord> = BTreeMap::new();
+        let mut written = 0usize;
+        for r in rx {
+            let g = r?;
+            waiting.insert(g.id, g);
+            while let Some(g) = waiting.remove(&written) {
+                out.write_all(g.lines().as_bytes())?;
+                stats.games += 1;
+                if g.winner.is_none() {
+                    stats.dropped += 1;
+                } else {
+                    stats.positions += g.positions.len();
+                }
+                written += 1;
+                if progress && written.is_multiple_of(100) {
+                    let secs = t0.elapsed().as_secs_f64();
+                    eprintln!(
+                        "{written} games, {} positions, {:.2} games/s, {:.0} positions/s",
+                        stats.positions,
+                        written as f64 / secs,
+                        stats.positions as f64 / secs
+                    );
+                }
+            }
+        }
+        Ok(())
+    })?;
+    out.flush()?;
+    stats.seconds = t0.elapsed().as_secs_f64();
+    Ok(stats)
+}
+
+/// `aamir gen`: writes the run to `path` and prints its speed.
+pub fn run(opts: &GenOptions, threads: usize, path: &str) -> Result<()> {
+    let file = std::fs::File::create(path).with_context(|| format!("creating {path}"))?;
+    let mut out = std::io::BufWriter::new(file);
+    let st = generate(opts, threads, &mut out, true)?;
+    println!(
+        "{} games ({} dropped at {} turns), {} positions in {:.1}s: {:.2} games/s, {:.0} positions/s, {} threads",
+        st.games,
+        st.dropped,
+        opts.max_turns,
+        st.positions,
+        st.seconds,
+        st.games as f64 / st.seconds,
+        st.positions as f64 / st.seconds,
+        threads
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny(seed: u64) -> GenOptions {
+        GenOptions {
+            seed,
+            games: 2,
+            depth: 2,
+            max_turns: 200,
+            random_turns: 4,
+            random_top: 4,
+            hash_mb: 1,
+        }
+    }
+
+    fn text(opts: &GenOptions, threads: usize) -> String {
+        let mut out = Vec::new();
+        generate(opts, threads, &mut out, false).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn same_seed_same_file_whatever_the_threads() {
+        let a = text(&tiny(5), 1);
+        let b = text(&tiny(5), 2);
+        assert_eq!(a, b);
+        assert!(a.lines().filter(|l| !l.starts_with('#')).count() > 0);
+        assert_ne!(a, text(&tiny(6), 2), "another seed, another file");
+    }
+
+    #[test]
+    fn setups_are_legal_and_varied() {
+        let mut rng = SplitMix::new(3, 0);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let mut g = Game::new();
+            for c in [Color::Gold, Color::Silver] {
+                let s = random_setup(&mut rng, c);
+                g.play(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
+                seen.insert(s);
+            }
+            assert_eq!(g.position().occupied().count(), 32);
+        }
+        assert!(seen.len() > 150, "only {} distinct setups", seen.len());
+    }
+
+    #[test]
+    fn lines_label_the_winner_and_the_loser() {
+        let opts = tiny(11);
+        let mut s = Searcher::new(&opts.engine());
+        let g = play_game(&opts, 0, &mut s).unwrap();
+        assert!(g.winner.is_some(), "game 0 ends within 200 turns");
+        let lines = g.lines();
+        for (line, (_, pos)) in lines.lines().zip(&g.positions) {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let won = pos.side() == g.winner.unwrap();
+            assert_eq!(cols[1], if won { "1" } else { "0" }, "{line}");
+        }
+        assert_eq!(lines.lines().count(), g.positions.len());
+    }
+}
