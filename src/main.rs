@@ -2,7 +2,8 @@
 //! With no arguments (or `aei`) it runs an AEI session on stdin/stdout.
 
 use aamir::search::{EngineConfig, EngineOptions, MAX_DEPTH};
-use aamir::{aei, tools};
+use aamir::tools::out::{self, WriteFailure};
+use aamir::{aei, outln, tools};
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
@@ -28,11 +29,40 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         repeat: u32,
     },
-    /// Search a position and print the progress and the best move.
+    /// Search a position and print the progress and the best move; or a
+    /// position of a game record (`--game`, `--move`); or every move of a
+    /// game next to aamir's choice, with the blunders (`--game --all`).
+    #[command(after_help = POSITION_HELP)]
     Analyze {
-        /// `g [board]` / `s [board]`, or a file with that or a long diagram.
-        position: String,
-        /// Seconds to think (default 5 when no depth is given).
+        /// `g [board]` / `s [board]`, or a file with that or a long diagram
+        /// (see below).
+        #[arg(required_unless_present = "game", conflicts_with = "game")]
+        position: Option<String>,
+        /// A game record: an arimaa.com archive TSV (pick the game with
+        /// --id) or a movelist file (`1g Ra1 ...` lines, one move a line).
+        #[arg(long, value_name = "FILE")]
+        game: Option<String>,
+        /// With --game: the id of the archive's game.
+        #[arg(long, value_name = "GAMEID", requires = "game")]
+        id: Option<String>,
+        /// With --game: analyse the position before this move (`12s`,
+        /// the old `12b` too), with the game's history for repetitions.
+        /// Default: the position after the last move.
+        #[arg(
+            long = "move",
+            value_name = "LABEL",
+            requires = "game",
+            conflicts_with = "all"
+        )]
+        move_label: Option<String>,
+        /// With --game: every move of the game, aamir's choice and score
+        /// next to the move played and the score after it, then the moves
+        /// that lost the most. --time and --depth apply to each move
+        /// (default 1 s a move).
+        #[arg(long, requires = "game")]
+        all: bool,
+        /// Seconds to think (default 5 when no depth is given; with --all,
+        /// per move, default 1).
         #[arg(long, value_parser = parse_seconds)]
         time: Option<f64>,
         #[arg(long, help = setting_help("depth"), value_parser = setting("depth"))]
@@ -178,6 +208,28 @@ enum Command {
     Match(Box<aamir::arena::cli::MatchArgs>),
 }
 
+/// How to write a position, shown under `aamir analyze --help`.
+const POSITION_HELP: &str = "\
+Positions: `g [BOARD]` (gold to move) or `s [BOARD]` (silver to move; `w`
+and `b` are the old names). BOARD is 64 characters between the brackets,
+one per square, rank 8 first: a8 b8 ... h8, then a7 ... h7, down to
+a1 ... h1. Gold pieces are upper case, silver lower case: E elephant,
+M camel, H horse, D dog, C cat, R rabbit; a space is an empty square.
+Gold's goal is rank 8, silver's rank 1.
+
+From a diagram: read it top row first (rank 8), each row left to right
+(file a to h), writing the piece letters and a space for every empty
+square (a `.`, an `x` on a trap or a blank). The usual opening, gold to
+move, is silver's two ranks, 32 spaces for ranks 6 to 3, gold's two ranks:
+
+  aamir analyze 'g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]'
+
+A file holding that line, or a long diagram (`12g` then the board framed
+by `+---+` lines, as arimaa.com and AEI's tools print it), works too.
+Games: `--game FILE` takes an arimaa.com archive TSV (with `--id GAMEID`)
+or a movelist file, one move a line: `1g Ra1 Rb1 ...`, `1s ra8 ...`,
+`2g Ee2n Ee3n ...`.";
+
 /// The `dev` studies' comparison with the brute force on random positions.
 #[cfg(feature = "dev")]
 #[derive(clap::Args)]
@@ -268,22 +320,27 @@ fn setting_help(name: &str) -> String {
 }
 
 /// `aamir params`: every setting as a table.
-fn print_params() {
+fn print_params() -> Result<()> {
     for (title, rows) in EngineConfig::listing() {
-        println!("{title}:");
+        outln!("{title}:")?;
         let w0 = rows.iter().map(|r| r[0].len()).max().unwrap_or(0);
         let w1 = rows.iter().map(|r| r[1].len()).max().unwrap_or(0);
         let w2 = rows.iter().map(|r| r[2].len()).max().unwrap_or(0);
         for [name, default, range, doc] in rows {
-            println!("  {name:<w0$}  {default:<w1$}  {range:<w2$}  {doc}");
+            outln!("  {name:<w0$}  {default:<w1$}  {range:<w2$}  {doc}")?;
         }
-        println!();
+        outln!()?;
     }
-    println!("Set with AEI `setoption name NAME value V` or `--params NAME=V,...`;");
-    println!("AEI also takes `seed` and the standard time options (see the README).");
+    outln!("Set with AEI `setoption name NAME value V` or `--params NAME=V,...`;")?;
+    outln!("AEI also takes `seed` and the standard time options (see the README).")?;
+    Ok(())
 }
 
-fn main() -> Result<()> {
+/// Status of a tool whose output pipe closed: what a shell reports for a
+/// Unix tool ended by `SIGPIPE` (128 + 13).
+const CLOSED_PIPE_STATUS: i32 = 141;
+
+fn main() {
     env_logger::init();
     // A panic ends the process in every build, as the release profile's
     // `panic = "abort"` does: a search thread that died would otherwise
@@ -294,6 +351,34 @@ fn main() -> Result<()> {
         std::process::abort();
     }));
     let cli = Cli::parse();
+    let result = run(cli).and_then(|()| Ok(out::flush()?));
+    if let Err(e) = result {
+        match WriteFailure::of(&e) {
+            // The reader went away (`| head`): nothing to say, and no one
+            // to say it to on stdout.
+            WriteFailure::ClosedPipe => std::process::exit(CLOSED_PIPE_STATUS),
+            WriteFailure::Other => eprintln!("aamir: {e}"),
+            // The error and its causes, never a backtrace: these are the
+            // user's mistakes (a missing file, a bad value), not bugs.
+            WriteFailure::None => {
+                eprintln!("Error: {e}");
+                let causes: Vec<_> = e.chain().skip(1).collect();
+                if !causes.is_empty() {
+                    eprintln!("\nCaused by:");
+                    for (i, c) in causes.iter().enumerate() {
+                        match causes.len() {
+                            1 => eprintln!("    {c}"),
+                            _ => eprintln!("    {i}: {c}"),
+                        }
+                    }
+                }
+            }
+        }
+        std::process::exit(1);
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Some(Command::Movecount {
             position,
@@ -306,6 +391,10 @@ fn main() -> Result<()> {
         },
         Some(Command::Analyze {
             position,
+            game,
+            id,
+            move_label,
+            all,
             time,
             depth,
             hash,
@@ -316,7 +405,15 @@ fn main() -> Result<()> {
                 &params,
                 &[("depth", depth), ("hash", hash), ("threads", threads)],
             )?;
-            tools::analyze::run(&position, &tools::analyze::AnalyzeOptions { time, config })
+            let opts = tools::analyze::AnalyzeOptions { time, config };
+            match (position, game) {
+                (_, Some(g)) if all => tools::analyze::run_all(&g, id.as_deref(), &opts),
+                (_, Some(g)) => {
+                    tools::analyze::run_game(&g, id.as_deref(), move_label.as_deref(), &opts)
+                }
+                (Some(p), None) => tools::analyze::run(&p, &opts),
+                (None, None) => anyhow::bail!("give a position or --game FILE"),
+            }
         }
         Some(Command::Bench {
             depth,
@@ -334,10 +431,7 @@ fn main() -> Result<()> {
             let config = config(&params, &[("hash", hash)])?;
             tools::bench::run(depth, &config, true).map(|_| ())
         }
-        Some(Command::Params) => {
-            print_params();
-            Ok(())
-        }
+        Some(Command::Params) => print_params(),
         #[cfg(feature = "dev")]
         Some(Command::Goal {
             study: study @ RandomStudy {

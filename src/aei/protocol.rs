@@ -179,13 +179,21 @@ pub mod reply {
         format!("info {kind} {value}")
     }
 
-    /// `log <text>`, kept on one line whatever the text holds.
+    /// `log <text>`, kept on one line whatever the text holds, with every
+    /// control character written as a Rust escape (`\u{1b}`, `\0`, `\t`):
+    /// log lines echo the controller's input, and a raw escape sequence,
+    /// bell or NUL would reach its screen or its parser. A line break of
+    /// the engine's own text becomes a space.
     pub fn log(text: &str) -> String {
-        let one_line: String = text
-            .chars()
-            .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
-            .collect();
-        format!("log {one_line}")
+        let mut line = String::from("log ");
+        for c in text.chars() {
+            match c {
+                '\n' => line.push(' '),
+                c if c.is_control() => line.extend(c.escape_debug()),
+                c => line.push(c),
+            }
+        }
+        line
     }
 
     pub fn bestmove(mv: &str) -> String {
@@ -335,6 +343,10 @@ mod tests {
     fn replies() {
         assert_eq!(reply::info("depth", "8+"), "info depth 8+");
         assert_eq!(reply::log("Error: a\nb"), "log Error: a b");
+        assert_eq!(
+            reply::log("x \u{1b}[2J\u{7}\0\r\t\u{7f}\u{85} é"),
+            r"log x \u{1b}[2J\u{7}\0\r\t\u{7f}\u{85} é"
+        );
         assert_eq!(reply::bestmove("Ed2n"), "bestmove Ed2n");
     }
 }

@@ -148,6 +148,13 @@ where
     let out = Output { tx: out_tx };
     let mut engine = Engine::<S>::new(out.clone(), ev_rx, ev_tx);
     let exit = engine.run();
+    // Freeing a large table the search has filled takes a while: not on
+    // the way out (`quit` is answered by exiting).
+    if let Some(s) = engine.searcher.take() {
+        let _ = thread::Builder::new()
+            .name("free-searcher".into())
+            .spawn(move || drop(s));
+    }
     drop(engine);
     out.close(FLUSH_WAIT);
     exit
@@ -584,7 +591,7 @@ impl<S: SearchBackend> Engine<S> {
     }
 
     fn on_newgame(&mut self) {
-        self.interrupt_search();
+        self.abandon_search("newgame");
         self.game = new_game();
         self.clock.new_game(Instant::now());
         self.ponder_answer = None;
@@ -595,16 +602,28 @@ impl<S: SearchBackend> Engine<S> {
     }
 
     fn on_setposition(&mut self, pos: Position) {
-        self.interrupt_search();
+        if pos.side() == Color::Silver
+            && pos.occupied_by(Color::Gold).is_empty()
+            && pos.occupied_by(Color::Silver).is_empty()
+        {
+            // Silver sets up only after gold has: taken as a setup
+            // position, it would be answered with a gold setup.
+            self.out.error(
+                "`setposition`: silver to move on an empty board: no game reaches that \
+                 (gold sets up first; give `g` for gold's setup, or gold's pieces for \
+                 silver's); ignored",
+            );
+            return;
+        }
+        self.abandon_search("setposition");
         let both_set_up =
             !pos.occupied_by(Color::Gold).is_empty() && !pos.occupied_by(Color::Silver).is_empty();
         let mut g = Game::from_position(pos, if both_set_up { 2 } else { 1 });
         g.set_allow_handicap(true);
         if let Some(o) = g.outcome() {
             self.out.warning(&format!(
-                "setposition: the game is already over ({} won by {})",
-                o.winner.name(),
-                o.reason.name()
+                "setposition: the game is already over: {}; `go` will get no bestmove",
+                o.describe()
             ));
         }
         self.game = g;
@@ -692,7 +711,7 @@ impl<S: SearchBackend> Engine<S> {
         let mut next = self.game.clone();
         match next.play(mv) {
             Ok(played) => {
-                self.interrupt_search();
+                self.abandon_search("makemove");
                 self.game = next;
                 self.ponder_answer = None;
                 log::debug!("played {} {}", played.label, played.notation);
@@ -722,10 +741,10 @@ impl<S: SearchBackend> Engine<S> {
             self.interrupt_search();
         }
         if let Some(o) = self.game.outcome() {
+            // No bestmove, as the spec has it: there is no move to make.
             self.out.error(&format!(
-                "`go`: the game is over ({} won by {}); no move to make",
-                o.winner.name(),
-                o.reason.name()
+                "`go`: the game is over: {}; no move to make, so no bestmove is sent",
+                o.describe()
             ));
             return;
         }
@@ -793,6 +812,24 @@ impl<S: SearchBackend> Engine<S> {
                 Err(RecvTimeoutError::Disconnected) => return,
             }
         }
+    }
+
+    /// Stops the search because `command` changed the game it was for: a
+    /// `bestmove` for the old game would be stale, so none is sent. A `go`
+    /// owed one, and the controller is told (a ponder owes nothing: its
+    /// end at the opponent's move is the normal case).
+    fn abandon_search(&mut self, command: &str) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| !r.silent && r.kind == SearchKind::Go)
+        {
+            self.out.warning(&format!(
+                "`{command}` during a search: the search was abandoned, as the game it was \
+                 searching changed; no bestmove will be sent for it"
+            ));
+        }
+        self.interrupt_search();
     }
 
     /// Stops the search, owing no `bestmove` for it any more.

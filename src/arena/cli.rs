@@ -8,6 +8,7 @@ use super::spec::parse_engine_spec;
 use super::stats::Sprt;
 use super::summary::{MatchConfig, OpeningsInfo, Status, Summary, merge, report};
 use crate::timeman::TimeControl;
+use crate::{out, outln};
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;
 
@@ -220,7 +221,7 @@ fn merge_files(out: &PathBuf, overwrite: bool, paths: &[PathBuf]) -> Result<()> 
         );
     }
     write_all(out, &merged)?;
-    print!("{}", report(&merged));
-    println!("merged results in {}", out.display());
+    out!("{}", report(&merged))?;
+    outln!("merged results in {}", out.display())?;
     Ok(())
 }

@@ -14,6 +14,7 @@ use super::schedule::{Scheduled, Shard, pairings, schedule};
 use super::stats::{SprtDecision, estimate, fmt_elo};
 use super::summary::{EngineNote, FORMAT, MatchConfig, NoteKind, Status, Summary, figures, report};
 use crate::timeman::TimeControl;
+use crate::{out, outln};
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -447,7 +448,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
         games: done,
     };
     write_all(&opts.out, &summary)?;
-    print!("{}", report(&summary));
-    println!("results in {}", opts.out.display());
+    out!("{}", report(&summary))?;
+    outln!("results in {}", opts.out.display())?;
     Ok(summary)
 }

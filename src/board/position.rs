@@ -70,6 +70,28 @@ pub struct Outcome {
     pub reason: EndReason,
 }
 
+impl Outcome {
+    /// The winner and the rule in words, for messages: `gold won by goal
+    /// (a gold rabbit reached rank 8)`.
+    pub fn describe(&self) -> String {
+        let loser = self.winner.opp().name();
+        let rule = match self.reason {
+            EndReason::Goal => format!(
+                "a {} rabbit reached rank {}",
+                self.winner.name(),
+                if self.winner == Color::Gold { 8 } else { 1 }
+            ),
+            EndReason::Elimination => format!("{loser} has no rabbits left"),
+            EndReason::Immobilization => format!("{loser}, to move, has no legal move"),
+        };
+        format!(
+            "{} won by {} ({rule})",
+            self.winner.name(),
+            self.reason.name()
+        )
+    }
+}
+
 impl Position {
     /// An empty board, `side` to move with a fresh turn.
     pub fn empty(side: Color) -> Position {

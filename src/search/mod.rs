@@ -78,6 +78,21 @@ pub struct Searcher {
     eval: Evaluator,
 }
 
+/// Frees a table on a thread of its own: returning a large table's pages
+/// to the system takes a while, and the caller is the AEI loop.
+pub fn free_in_background(table: Option<TranspositionTable>) {
+    let Some(table) = table else {
+        return;
+    };
+    // When no thread can be had, free it here rather than keep it.
+    if let Err(e) = std::thread::Builder::new()
+        .name("free-table".into())
+        .spawn(move || drop(table))
+    {
+        log::debug!("freeing the table on this thread: {e}");
+    }
+}
+
 /// A whole turn in steps, as depths and plies count them.
 const TURN: i32 = STEPS_PER_TURN as i32;
 
@@ -104,12 +119,15 @@ impl Searcher {
         }
     }
 
-    /// Takes a new configuration. A new `hash` size resizes the table at
-    /// once, so the next `go` does not pay for it. (The AEI session creates
+    /// Takes a new configuration. A new `hash` size replaces the table at
+    /// once: the new one is only reserved (the system provides its pages
+    /// as the search first writes them, see [`TranspositionTable::new`]),
+    /// and the old one is freed on a thread of its own, so that neither
+    /// holds up the AEI loop whatever the size. (The AEI session creates
     /// the searcher only after answering the handshake.)
     pub fn configure(&mut self, config: &EngineConfig) {
         if config.engine.hash != self.config.engine.hash {
-            self.tt = None;
+            free_in_background(self.tt.take());
             self.tt = Some(TranspositionTable::new(config.engine.hash.max(1)));
         }
         self.eval = Evaluator {
@@ -131,10 +149,23 @@ impl Searcher {
             .map_or(self.config.engine.hash, |t| t.megabytes())
     }
 
-    /// Forgets everything learned (AEI `newgame`).
+    /// Forgets everything learned (AEI `newgame`): an empty table of the
+    /// same size takes the old one's place, which is freed in the
+    /// background (writing zeros over a large table would hold up the AEI
+    /// loop for seconds).
     pub fn new_game(&mut self) {
-        if let Some(tt) = &self.tt {
-            tt.clear();
+        let Some(old) = self.tt.take() else {
+            return;
+        };
+        match old.emptied() {
+            Some(fresh) => {
+                self.tt = Some(fresh);
+                free_in_background(Some(old));
+            }
+            None => {
+                old.clear();
+                self.tt = Some(old);
+            }
         }
     }
 

@@ -102,6 +102,28 @@ pub struct TranspositionTable {
 
 const WORDS_PER_BUCKET: usize = 4;
 
+/// `n` (at least 1) zeroed words, left untouched: a large block comes
+/// straight from the system as pages it zeroes on first touch. (Small
+/// pages on purpose: with 2 MB pages, the first nodes of a search, each
+/// storing into a new page, would stall on zeroing megabytes apiece.)
+fn zeroed_words(n: usize) -> Option<Vec<AtomicU64>> {
+    let layout = std::alloc::Layout::array::<AtomicU64>(n).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: the layout has a non-zero size (checked above); all-zero bytes
+    // are a valid `AtomicU64`; a non-null block of `n` of them is handed to
+    // a `Vec` with length and capacity `n`, which frees it with this same
+    // layout (`Layout::array::<AtomicU64>(n)`) and the global allocator.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
+        if p.is_null() {
+            return None;
+        }
+        Some(Vec::from_raw_parts(p, n, n))
+    }
+}
+
 fn pack(action: u32, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     let b = match bound {
         Bound::Lower => 1u64,
@@ -138,21 +160,51 @@ impl TranspositionTable {
     /// When the system refuses that much memory the size is halved until
     /// it agrees ([`TranspositionTable::megabytes`] tells what was had):
     /// a mistyped `hash` option must not abort the engine mid-game.
+    ///
+    /// The memory is only reserved here, never written: the system hands
+    /// out zeroed pages as the search first stores into them, so a table
+    /// of any size is made in microseconds (an AEI `setoption name hash`
+    /// answers `isready` at once) and only the part a search used costs
+    /// anything to free.
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.clamp(1, usize::MAX / (2 * 1024 * 1024)) * 1024 * 1024;
         // Any count works: a key picks its bucket by a multiply-high, not
         // by masking, so the table is as large as asked.
         let mut buckets = (bytes / (WORDS_PER_BUCKET * 8)).max(1);
-        let mut words: Vec<AtomicU64> = Vec::new();
-        while words.try_reserve_exact(buckets * WORDS_PER_BUCKET).is_err() && buckets > 1 {
+        loop {
+            if let Some(t) = TranspositionTable::with_buckets(buckets) {
+                return t;
+            }
+            if buckets == 1 {
+                // Not even 32 bytes: the process cannot go on anyway.
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<
+                    [AtomicU64; WORDS_PER_BUCKET],
+                >());
+            }
             buckets /= 2;
         }
-        words.resize_with(buckets * WORDS_PER_BUCKET, || AtomicU64::new(0));
-        TranspositionTable {
-            words,
+    }
+
+    /// A table of exactly `buckets` buckets, or `None` if the system
+    /// refuses the memory.
+    fn with_buckets(buckets: usize) -> Option<TranspositionTable> {
+        Some(TranspositionTable {
+            words: zeroed_words(buckets.checked_mul(WORDS_PER_BUCKET)?)?,
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
+    }
+
+    /// An empty table of the same size and generation (what [`clear`]
+    /// leaves) made without writing a byte, or `None` if the system
+    /// refuses the memory while this table still holds its own.
+    ///
+    /// [`clear`]: TranspositionTable::clear
+    pub fn emptied(&self) -> Option<TranspositionTable> {
+        let t = TranspositionTable::with_buckets(self.buckets)?;
+        t.generation
+            .store(self.generation.load(Ordering::Relaxed), Ordering::Relaxed);
+        Some(t)
     }
 
     /// Size in bytes.

@@ -7,6 +7,7 @@
 use crate::board::Game;
 use crate::board::notation::parse_side_and_board;
 use crate::search::{EngineConfig, Limits, Searcher};
+use crate::{out, outln};
 use anyhow::Result;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -69,7 +70,7 @@ pub fn run(depth: u32, config: &EngineConfig, verbose: bool) -> Result<u64> {
         };
         total_nodes += nodes;
         if verbose {
-            println!(
+            outln!(
                 "{:2} nodes {:>11} time {:>7.3}s nps {:>9.0} score {:>6} best {}",
                 i + 1,
                 nodes,
@@ -77,17 +78,17 @@ pub fn run(depth: u32, config: &EngineConfig, verbose: bool) -> Result<u64> {
                 nodes as f64 / dt.max(1e-9),
                 score,
                 best
-            );
+            )?;
         }
     }
     let secs = t0.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "depth {depth}, {} positions, {:.3}s, {:.0} nodes/s",
         POSITIONS.len(),
         secs,
         total_nodes as f64 / secs.max(1e-9)
-    );
-    println!("nodes {total_nodes}");
+    )?;
+    outln!("nodes {total_nodes}")?;
     Ok(total_nodes)
 }
 
@@ -139,10 +140,10 @@ pub fn run_variants(max_depth: u32, positions: usize, node_cap: u64) -> Result<(
                 .collect();
             if exact.windows(2).any(|w| w[0].1 != w[1].1) {
                 disagreements += 1;
-                println!(
+                outln!(
                     "DISAGREE depth {d} on {}: {exact:?}",
                     crate::board::notation::board_string(pos)
-                );
+                )?;
             }
             let ei = names.len() - 1;
             if nodes[ei][di].is_some() {
@@ -163,18 +164,18 @@ pub fn run_variants(max_depth: u32, positions: usize, node_cap: u64) -> Result<(
         }
     }
     let np = positions.len() as f64;
-    print!("{:<14}", "depth");
+    out!("{:<14}", "depth")?;
     for d in 1..=max_depth {
-        print!("{d:>12}");
+        out!("{d:>12}")?;
     }
-    println!("{:>8}", "EBF");
+    outln!("{:>8}", "EBF")?;
     for (vi, name) in names.iter().enumerate() {
-        print!("{name:<14}");
+        out!("{name:<14}")?;
         let means: Vec<Option<f64>> = nodes[vi].iter().map(|n| n.map(|n| n as f64 / np)).collect();
         for m in &means {
             match m {
-                Some(m) => print!("{m:>12.0}"),
-                None => print!("{:>12}", "-"),
+                Some(m) => out!("{m:>12.0}")?,
+                None => out!("{:>12}", "-")?,
             }
         }
         // Effective branching factor: geometric mean of the ratio of
@@ -187,15 +188,15 @@ pub fn run_variants(max_depth: u32, positions: usize, node_cap: u64) -> Result<(
         } else {
             f64::NAN
         };
-        println!("{ebf:>8.2}");
+        outln!("{ebf:>8.2}")?;
     }
-    println!(
+    outln!(
         "{} positions, node cap {node_cap} per search ('-': over the cap)",
         positions.len()
-    );
+    )?;
     if disagreements > 0 {
         anyhow::bail!("{disagreements} disagreements between minimax, alpha-beta and fail-soft");
     }
-    println!("minimax, alpha-beta and fail-soft agree at every depth shown");
+    outln!("minimax, alpha-beta and fail-soft agree at every depth shown")?;
     Ok(())
 }

@@ -5,6 +5,7 @@
 use crate::board::Action;
 use crate::board::Color;
 use crate::board::notation::format_steps;
+use crate::outln;
 use crate::tactics::capture::capture_threats;
 use crate::tools::movecount::load_position;
 use anyhow::Result;
@@ -16,7 +17,7 @@ pub fn run_one(arg: &str, attacker: Option<Color>, steps: u8) -> Result<()> {
     let who = attacker.unwrap_or(pos.side());
     let set = capture_threats(&pos, who, steps);
     if set.is_empty() {
-        println!("capture none");
+        outln!("capture none")?;
     }
     let view = {
         let mut p = pos.clone();
@@ -29,10 +30,10 @@ pub fn run_one(arg: &str, attacker: Option<Color>, steps: u8) -> Result<()> {
         let piece = pos.piece_at(sq).map_or('?', |p| p.to_char());
         let first = set.first_action(sq).unwrap_or(Action::NONE);
         let steps: Vec<_> = first.steps().collect();
-        println!(
+        outln!(
             "capture {piece}{sq} {n} first {}",
             format_steps(&view, &steps)?
-        );
+        )?;
     }
     Ok(())
 }

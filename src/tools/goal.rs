@@ -4,6 +4,7 @@
 
 use crate::board::notation::format_steps;
 use crate::board::{Color, Position};
+use crate::outln;
 use crate::tactics::goal::{goal_plan, goal_plan_counted};
 use crate::tools::movecount::load_position;
 use anyhow::{Context, Result, bail};
@@ -99,17 +100,17 @@ pub(crate) fn show(v: Option<u8>) -> String {
 pub fn run_one(arg: &str, first: bool) -> Result<()> {
     let pos = load_position(arg)?;
     let plan = goal_plan(&pos);
-    println!("goal {}", show(plan.map(|p| p.steps)));
+    outln!("goal {}", show(plan.map(|p| p.steps)))?;
     if first && let Some(p) = plan.filter(|p| !p.first.is_none()) {
         let steps: Vec<_> = p.first.steps().collect();
-        println!("first {}", format_steps(&pos, &steps)?);
+        outln!("first {}", format_steps(&pos, &steps)?)?;
         let all: Vec<_> = p
             .line
             .iter()
             .take_while(|a| !a.is_none())
             .flat_map(|a| a.steps())
             .collect();
-        println!("line {}", format_steps(&pos, &all)?);
+        outln!("line {}", format_steps(&pos, &all)?)?;
     }
     Ok(())
 }
@@ -182,13 +183,13 @@ pub fn run_suite(path: &str, repeat: u32, solver: Solver) -> Result<()> {
     let rows = read_goal_suite(&text)?;
     let r = check_goal_suite(&rows, repeat, solver);
     for (line, want, got) in &r.mismatches {
-        println!(
+        outln!(
             "MISMATCH line {line}: expected {}, got {}",
             show(*want),
             show(*got)
-        );
+        )?;
     }
-    println!(
+    outln!(
         "{} positions ({} rows x {}) with the {}, {} mismatches in {:.3}s, {:.0} positions/s",
         r.positions,
         rows.len(),
@@ -197,15 +198,15 @@ pub fn run_suite(path: &str, repeat: u32, solver: Solver) -> Result<()> {
         r.mismatches.len(),
         r.seconds,
         r.positions as f64 / r.seconds.max(1e-9)
-    );
+    )?;
     if solver == Solver::Static {
-        println!(
+        outln!(
             "plan search: {} positions expanded over the {} rows ({:.1} per row, at most {})",
             r.nodes,
             rows.len(),
             r.nodes as f64 / rows.len().max(1) as f64,
             r.max_nodes
-        );
+        )?;
     }
     if !r.mismatches.is_empty() {
         bail!(

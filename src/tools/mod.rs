@@ -6,6 +6,7 @@ pub mod bench;
 pub mod capture;
 pub mod goal;
 pub mod movecount;
+pub mod out;
 pub mod replay;
 #[cfg(any(test, feature = "dev"))]
 pub mod studies;

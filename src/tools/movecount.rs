@@ -4,6 +4,7 @@
 use crate::board::Position;
 use crate::board::notation::{parse_long_diagram, parse_side_and_board};
 use crate::board::turngen::{SeenTable, count_turns};
+use crate::outln;
 use anyhow::{Context, Result, bail};
 use std::time::Instant;
 
@@ -11,7 +12,9 @@ use std::time::Instant;
 /// that or a long diagram.
 pub fn load_position(arg: &str) -> Result<Position> {
     let path = std::path::Path::new(arg);
-    let text = if !arg.trim_start().starts_with(['g', 's', 'w', 'b', '[']) || path.is_file() {
+    // Text with a board in it is a position, whatever its side letter
+    // (a bad one is then reported as such, not as a missing file).
+    let text = if !arg.contains('[') || path.is_file() {
         std::fs::read_to_string(path).with_context(|| format!("reading position file {arg}"))?
     } else {
         arg.to_string()
@@ -73,9 +76,9 @@ pub fn run_one(arg: &str) -> Result<()> {
     let t0 = Instant::now();
     let c = count_turns(&pos, &mut table);
     let dt = t0.elapsed().as_secs_f64();
-    println!("turns {}", c.turns);
-    println!("nodes {}", c.nodes);
-    println!("time {dt:.6}s");
+    outln!("turns {}", c.turns)?;
+    outln!("nodes {}", c.nodes)?;
+    outln!("time {dt:.6}s")?;
     Ok(())
 }
 
@@ -118,10 +121,10 @@ pub fn run_suite(path: &str, repeat: u32) -> Result<()> {
     let rows = read_suite(&text)?;
     let r = check_suite(&rows, repeat);
     for (label, want, got) in &r.mismatches {
-        println!("MISMATCH {label}: expected {want}, got {got}");
+        outln!("MISMATCH {label}: expected {want}, got {got}")?;
     }
     let s = r.seconds.max(1e-9);
-    println!(
+    outln!(
         "{} positions ({} rows x {}), {} mismatches, {} turns, {} nodes in {:.3}s",
         r.positions,
         rows.len(),
@@ -130,13 +133,13 @@ pub fn run_suite(path: &str, repeat: u32) -> Result<()> {
         r.turns,
         r.nodes,
         r.seconds
-    );
-    println!(
+    )?;
+    outln!(
         "{:.1} positions/s, {:.0} turns/s, {:.0} nodes/s",
         r.positions as f64 / s,
         r.turns as f64 / s,
         r.nodes as f64 / s
-    );
+    )?;
     if !r.mismatches.is_empty() {
         bail!(
             "{} of {} positions disagree",

@@ -2,6 +2,7 @@
 //! rules and compares the rule ending with the record's termination.
 
 use crate::board::record::{agrees, parse_archive, replay};
+use crate::outln;
 use anyhow::{Context, Result, bail};
 
 /// Replays a file and prints one line per game and a summary; fails on any
@@ -21,7 +22,7 @@ pub fn run(path: &str) -> Result<()> {
                 if !ok {
                     bad += 1;
                 }
-                println!(
+                outln!(
                     "{}\t{} turns\t{}\trecord {}/{}\t{}",
                     g.id(),
                     r.moves,
@@ -29,20 +30,20 @@ pub fn run(path: &str) -> Result<()> {
                     g.field("result"),
                     g.field("termination"),
                     if ok { "ok" } else { "DISAGREE" }
-                );
+                )?;
             }
             Err(e) => {
                 bad += 1;
-                println!("{}\tILLEGAL\t{e}", g.id());
+                outln!("{}\tILLEGAL\t{e}", g.id())?;
             }
         }
     }
-    println!(
+    outln!(
         "{} games, {} agree, {} disagree or illegal",
         games.len(),
         games.len() - bad,
         bad
-    );
+    )?;
     if bad > 0 {
         bail!("{bad} of {} games failed", games.len());
     }

@@ -6,6 +6,7 @@
 
 use crate::board::notation::board_string;
 use crate::board::{Color, Position, Square};
+use crate::outln;
 use crate::tactics::capture::{CaptureSet, attacker_budget, capture_threats};
 use crate::tactics::goal::goal_plan;
 use crate::tactics::oracle::{capture_threats_brute, goal_distance_brute};
@@ -52,17 +53,17 @@ pub fn goal_random(n: usize, seed: u64, kind: RandomKind) -> Result<()> {
         if f != s {
             bad += 1;
             let p = &positions[i];
-            println!(
+            outln!(
                 "MISMATCH {} {} steps_left {}: static {}, brute {}",
                 p.side().to_char(),
                 crate::board::notation::board_string(p),
                 p.steps_left(),
                 show(*f),
                 show(*s)
-            );
+            )?;
         }
     }
-    println!(
+    outln!(
         "{} {} positions (seed {seed}): brute force says 0:{} 1:{} 2:{} 3:{} 4:{} none:{}",
         positions.len(),
         kind.name(),
@@ -72,17 +73,20 @@ pub fn goal_random(n: usize, seed: u64, kind: RandomKind) -> Result<()> {
         hist[3],
         hist[4],
         hist[5]
-    );
-    println!(
+    )?;
+    outln!(
         "goals needing 0/1/2/3 steps beyond the nearest rabbit's straight run: {}/{}/{}/{}",
-        extra[0], extra[1], extra[2], extra[3]
-    );
-    println!(
+        extra[0],
+        extra[1],
+        extra[2],
+        extra[3]
+    )?;
+    outln!(
         "{} disagree; static {:.0} positions/s, brute force {:.0} positions/s",
         bad,
         positions.len() as f64 / t_fast.max(1e-9),
         positions.len() as f64 / t_slow.max(1e-9)
-    );
+    )?;
     if bad > 0 {
         bail!("{bad} of {} positions disagree", positions.len());
     }
@@ -176,7 +180,7 @@ pub fn capture_random(n: usize, seed: u64, steps: u8, kind: RandomKind) -> Resul
             || Iterator::any(&mut exact.squares(), |s| exact.steps(s) != got.steps(s))
         {
             let (p, c) = &cases[i];
-            println!(
+            outln!(
                 "DIFF {} {} steps_left {} attacker {}: brute {:?}, static {:?}",
                 p.side().to_char(),
                 board_string(p),
@@ -184,17 +188,17 @@ pub fn capture_random(n: usize, seed: u64, steps: u8, kind: RandomKind) -> Resul
                 c.to_char(),
                 named(&exact.entries()),
                 named(&got.entries())
-            );
+            )?;
         }
     }
     let k = cases.len() as f64;
-    println!(
+    outln!(
         "{} cases ({} {} positions x both attackers, seed {seed}, up to {steps} steps)",
         cases.len(),
         positions.len(),
         kind.name()
-    );
-    println!(
+    )?;
+    outln!(
         "brute force: {} capturable pieces; static: {} found (recall {:.2}%), {} with the same fewest steps, {} false alarms, {} cases differ",
         agree.truth,
         agree.found,
@@ -202,20 +206,20 @@ pub fn capture_random(n: usize, seed: u64, steps: u8, kind: RandomKind) -> Resul
         agree.same_steps,
         agree.false_alarms,
         agree.positions_differing
-    );
-    println!(
+    )?;
+    outln!(
         "candidate filter: {} named, {} capturable among them (precision {:.1}%), {} capturable missed",
         cand_count,
         cand_hits,
         pct(cand_hits, cand_count),
         cand_missed
-    );
-    println!(
+    )?;
+    outln!(
         "speed: static {:.0} cases/s, filter {:.0} cases/s, brute force {:.0} cases/s",
         k / t_fast.max(1e-9),
         k / t_cand.max(1e-9),
         k / t_slow.max(1e-9)
-    );
+    )?;
     if !agree.exact() || cand_missed > 0 {
         bail!(
             "{} of {} cases differ, {} capturable pieces missed by the filter",

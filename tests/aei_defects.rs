@@ -1,0 +1,149 @@
+//! The AEI defects a hostile tester found (issue 12, section 4), each
+//! replayed as the tester sent it, against the real binary.
+
+mod aei_common;
+
+use aei_common::*;
+use std::time::Duration;
+
+/// The tester's own bound is 100 ms; this leaves room for a machine
+/// shared with builds, and still fails the seconds the old code took.
+const PROMPT: Duration = Duration::from_millis(1000);
+
+fn has(lines: &[String], prefix: &str, words: &[&str]) -> bool {
+    lines
+        .iter()
+        .any(|l| l.starts_with(prefix) && words.iter().all(|w| l.contains(w)))
+}
+
+/// F1: `setposition` or `newgame` during a search: no stale `bestmove`,
+/// and a warning that says the search was abandoned and why.
+#[test]
+fn a_search_abandoned_by_a_new_game_or_position_is_said() {
+    for (interrupt, why) in [(OPENING, "setposition"), ("newgame", "newgame")] {
+        let mut e = Engine::opened();
+        e.send("newgame");
+        e.send(OPENING);
+        e.send("go");
+        std::thread::sleep(Duration::from_millis(300));
+        e.send(interrupt);
+        e.send("isready");
+        let got = texts(&e.until("readyok", 10.0));
+        assert!(bestmoves(&got).is_empty(), "{got:?}");
+        assert!(
+            has(&got, "log Warning: ", &["abandoned", why, "no bestmove"]),
+            "{interrupt}: {got:?}"
+        );
+        e.send("stop");
+        e.send("isready");
+        let got = texts(&e.until("readyok", 10.0));
+        assert!(bestmoves(&got).is_empty(), "{got:?}");
+        assert!(has(&got, "log Warning: `stop`", &[]), "{got:?}");
+    }
+}
+
+/// F3: silver to move on an empty board is no setup position.
+#[test]
+fn silver_to_move_with_no_gold_pieces_is_refused() {
+    let mut e = Engine::opened();
+    e.send("newgame");
+    e.send(&format!("setposition s [{}]", " ".repeat(64)));
+    e.send("isready");
+    let got = texts(&e.until("readyok", 10.0));
+    assert!(
+        has(
+            &got,
+            "log Error: `setposition`",
+            &["silver", "gold", "ignored"]
+        ),
+        "{got:?}"
+    );
+}
+
+/// F4: control characters from the input never reach the controller raw.
+#[test]
+fn control_characters_in_echoed_input_are_escaped() {
+    let mut e = Engine::opened();
+    e.send("newgame");
+    e.send_raw(b"makemove Ee2n \x1b[2J\x07\x00\x7f\x09x");
+    e.send_raw(b"setoption name \x1b]0;x\x07 value 1");
+    e.send("isready");
+    let got = texts(&e.until("readyok", 10.0));
+    let errors: Vec<&String> = got.iter().filter(|l| l.starts_with("log ")).collect();
+    assert_eq!(errors.len(), 2, "{got:?}");
+    for l in &got {
+        assert!(
+            !l.chars().any(char::is_control),
+            "raw control character in {l:?}"
+        );
+    }
+    assert!(errors[0].contains(r"`\u{1b}[2J\u{7}\0\u{7f}`"), "{got:?}");
+    assert!(errors[1].contains(r"`\u{1b}]0;x\u{7}`"), "{got:?}");
+}
+
+/// F5: a large table holds up neither `isready` nor `newgame` nor `quit`,
+/// and the search still gets all of it.
+#[test]
+fn a_large_hash_holds_up_no_answer() {
+    let mut e = Engine::opened();
+    let sent = e.send("setoption name hash value 2048");
+    e.send("isready");
+    let got = e.until("readyok", 60.0);
+    let took = got.last().unwrap().0 - sent;
+    eprintln!("setoption hash 2048 + isready: {took:?}");
+    assert!(took < PROMPT, "{took:?}");
+    // A search writes into the table.
+    e.send(OPENING);
+    e.send("go");
+    e.until("info depth", 30.0);
+    std::thread::sleep(Duration::from_millis(500));
+    e.send("stop");
+    let got = texts(&e.until("bestmove", 30.0));
+    assert!(!has(&got, "log Warning", &[]), "{got:?}");
+    let sent = e.send("newgame");
+    e.send("isready");
+    let got = e.until("readyok", 60.0);
+    let took = got.last().unwrap().0 - sent;
+    eprintln!("newgame + isready with 2048 MB: {took:?}");
+    assert!(took < PROMPT, "{took:?}");
+    e.send(OPENING);
+    e.send("go");
+    e.until("info depth", 30.0);
+    e.send("stop");
+    e.until("bestmove", 30.0);
+    let sent = e.send("quit");
+    let status = e.wait_exit(60.0).expect("exits");
+    let took = sent.elapsed();
+    eprintln!("quit with 2048 MB: {took:?}");
+    assert!(status.success());
+    assert!(took < PROMPT, "{took:?}");
+}
+
+/// `go` when the game is over: an error naming the rule, and (as the AEI
+/// spec has it: there is no move to send) no `bestmove`.
+#[test]
+fn go_in_a_finished_game_names_the_rule() {
+    let cases = [
+        // A gold rabbit on rank 8.
+        (
+            "setposition s [R       rrrrrrrr                                        E       ]",
+            &["gold won", "goal", "rank 8"][..],
+        ),
+        // Silver has no rabbits left.
+        (
+            "setposition s [       e                                        RRRRRRRRE       ]",
+            &["gold won", "elimination", "silver has no rabbits"][..],
+        ),
+    ];
+    for (pos, words) in cases {
+        let mut e = Engine::opened();
+        e.send(pos);
+        e.send("go");
+        e.send("isready");
+        let got = texts(&e.until("readyok", 10.0));
+        let mut want = vec!["the game is over", "no bestmove"];
+        want.extend(words);
+        assert!(has(&got, "log Error: `go`", &want), "{pos}: {got:?}");
+        assert!(bestmoves(&got).is_empty(), "{got:?}");
+    }
+}
