@@ -285,7 +285,7 @@ pub fn run(opts: &GenOptions, threads: usize, path: &str) -> Result<()> {
     let file = std::fs::File::create(path).with_context(|| format!("creating {path}"))?;
     let mut out = std::io::BufWriter::new(file);
     let st = generate(opts, threads, &mut out, true)?;
-    println!(
+    crate::outln!(
         "{} games ({} dropped at {} turns), {} positions in {:.1}s: {:.2} games/s, {:.0} positions/s, {} threads",
         st.games,
         st.dropped,
@@ -295,7 +295,7 @@ pub fn run(opts: &GenOptions, threads: usize, path: &str) -> Result<()> {
         st.games as f64 / st.seconds,
         st.positions as f64 / st.seconds,
         threads
-    );
+    )?;
     Ok(())
 }
 

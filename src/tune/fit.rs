@@ -214,7 +214,7 @@ pub fn run<T: Tunable>(
     opts: &TuneOptions,
 ) -> Result<T> {
     let th = opts.fit.threads;
-    println!("{}", data.summary());
+    crate::outln!("{}", data.summary())?;
     anyhow::ensure!(!data.train.is_empty(), "no training positions left");
     let t0 = Instant::now();
     let k = match opts.k {
@@ -225,24 +225,26 @@ pub fn run<T: Tunable>(
         loss(&start, &data.train, k, th),
         loss(&start, &data.test, k, th),
     );
-    println!(
+    crate::outln!(
         "k {k:.6}; loss before: train {:.6}, held out {:.6}",
-        before.0, before.1
-    );
+        before.0,
+        before.1
+    )?;
     let mut w = start.clone();
     fit_weights(&mut w, &data.train, k, &opts.fit, &data.test, &mut |l| {
-        println!("{l}")
+        // A failed write here shows at the next checked one below.
+        let _ = crate::outln!("{l}");
     });
     let after = (loss(&w, &data.train, k, th), loss(&w, &data.test, k, th));
-    println!(
+    crate::outln!(
         "loss after: train {:.6}, held out {:.6} ({:.0}s)",
         after.0,
         after.1,
         t0.elapsed().as_secs_f64()
-    );
+    )?;
     for i in 0..w.len() {
         if w.get(i) != start.get(i) {
-            println!("  {:24} {:6} -> {:6}", w.name(i), start.get(i), w.get(i));
+            crate::outln!("  {:24} {:6} -> {:6}", w.name(i), start.get(i), w.get(i))?;
         }
     }
     if let Some(path) = &opts.out {
@@ -268,7 +270,7 @@ pub fn run<T: Tunable>(
             before.0, after.0, before.1, after.1
         ));
         std::fs::write(path, rust_table(&w, &header)).with_context(|| format!("writing {path}"))?;
-        println!("wrote {path}");
+        crate::outln!("wrote {path}")?;
     }
     Ok(w)
 }
