@@ -27,6 +27,7 @@
 
 use super::plan::{ActionParts, FailTable, Needs};
 use super::threats::{capture_bound, capture_candidates, manhattan, trap_bound};
+use crate::board::STEPS_PER_TURN;
 use crate::board::bitboard::adjacent;
 use crate::board::stepgen::generate_actions;
 use crate::board::{Action, ActionList, Bitboard, Color, Position, Square};
@@ -97,7 +98,7 @@ pub fn attacker_budget(pos: &Position, attacker: Color, steps: u8) -> u8 {
     if attacker == pos.side() {
         steps.min(pos.steps_left())
     } else {
-        steps.min(4)
+        steps.min(STEPS_PER_TURN)
     }
 }
 
@@ -142,7 +143,7 @@ fn victim_needs(pos: &Position, us: Color, v: Square, t: Square) -> (Bitboard, N
 /// Capture search for one victim within one query.
 struct CaptureSearch {
     us: Color,
-    line: [Action; 4],
+    line: [Action; STEPS_PER_TURN as usize],
     /// (position, budget, victim) queries known to fail.
     failed: FailTable<256>,
 }
@@ -151,7 +152,7 @@ impl CaptureSearch {
     fn new(us: Color) -> CaptureSearch {
         CaptureSearch {
             us,
-            line: [Action::NONE; 4],
+            line: [Action::NONE; STEPS_PER_TURN as usize],
             failed: FailTable::new(),
         }
     }
@@ -265,7 +266,7 @@ pub fn capture_threats(pos: &Position, attacker: Color, steps: u8) -> CaptureSet
 
 /// The side to move's pieces the opponent could capture on its next turn.
 pub fn opponent_threats(pos: &Position) -> CaptureSet {
-    capture_threats(pos, pos.side().opp(), 4)
+    capture_threats(pos, pos.side().opp(), STEPS_PER_TURN)
 }
 
 #[cfg(test)]

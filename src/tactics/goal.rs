@@ -61,6 +61,7 @@
 //! positions (see `tests/goal_*.rs` and the README).
 
 use super::plan::{FailTable, Needs, trap_guards};
+use crate::board::STEPS_PER_TURN;
 use crate::board::bitboard::adjacent;
 use crate::board::stepgen::generate_actions;
 use crate::board::{Action, ActionList, Bitboard, Color, Kind, Position, Square};
@@ -334,7 +335,7 @@ fn rabbit_bfs(us: Color, q: Square, enter: Bitboard, leave: Bitboard, lim: u8) -
 struct GoalSearch {
     us: Color,
     /// Principal line found, by ply.
-    line: [Action; 4],
+    line: [Action; STEPS_PER_TURN as usize],
     /// (position, budget) queries known to fail.
     failed: FailTable<32>,
     nodes: u64,
@@ -346,7 +347,7 @@ impl GoalSearch {
     fn new(us: Color) -> GoalSearch {
         GoalSearch {
             us,
-            line: [Action::NONE; 4],
+            line: [Action::NONE; STEPS_PER_TURN as usize],
             failed: FailTable::new(),
             nodes: 0,
             left: 0,
@@ -412,7 +413,7 @@ impl GoalSearch {
         // union over the squares of a set, so the rabbits' levels are
         // merged by that remaining allowance `s - k` (`by_left`) and each
         // merged set is expanded once.
-        let mut by_left = [Needs::default(); 4];
+        let mut by_left = [Needs::default(); STEPS_PER_TURN as usize];
         let mut sideways = Bitboard::EMPTY;
         for r in cands {
             let slack = n - ranks_to_goal(us, r);
@@ -506,7 +507,7 @@ pub struct GoalPlan {
     pub first: Action,
     /// The actions of that goal in order, `Action::NONE` after the last:
     /// playing them puts a rabbit on goal in `steps` steps.
-    pub line: [Action; 4],
+    pub line: [Action; STEPS_PER_TURN as usize],
     /// Nodes (positions expanded) the search used, for benchmarks.
     pub nodes: u64,
 }
@@ -526,7 +527,7 @@ pub fn goal_plan_counted(pos: &Position) -> (Option<GoalPlan>, u64) {
         let plan = GoalPlan {
             steps: 0,
             first: Action::NONE,
-            line: [Action::NONE; 4],
+            line: [Action::NONE; STEPS_PER_TURN as usize],
             nodes: 0,
         };
         return (Some(plan), 0);
@@ -554,7 +555,7 @@ pub fn goal_plan_counted(pos: &Position) -> (Option<GoalPlan>, u64) {
     }
     // Then the full budget, which settles most of the rest; shorter budgets
     // are tried upward, below the length found.
-    search.line = [Action::NONE; 4];
+    search.line = [Action::NONE; STEPS_PER_TURN as usize];
     if !search.can_goal(pos, budget, 0) {
         return (None, search.nodes);
     }
@@ -566,7 +567,7 @@ pub fn goal_plan_counted(pos: &Position) -> (Option<GoalPlan>, u64) {
         nodes: 0,
     };
     for n in lower + 1..found {
-        search.line = [Action::NONE; 4];
+        search.line = [Action::NONE; STEPS_PER_TURN as usize];
         if search.can_goal(pos, n, 0) {
             best.steps = n - search.left;
             best.first = search.line[0];
@@ -595,7 +596,7 @@ pub fn goal_action(pos: &Position) -> Option<Action> {
 /// [`goal_distance`] for `color` as if it were to move now with a fresh
 /// four-step turn: how the search sees the opponent's goal threats.
 pub fn goal_threat(pos: &Position, color: Color) -> Option<u8> {
-    if rabbits_in_reach(pos, color, 4).is_empty() {
+    if rabbits_in_reach(pos, color, STEPS_PER_TURN).is_empty() {
         return None;
     }
     let mut p = pos.clone();
