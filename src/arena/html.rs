@@ -519,20 +519,6 @@ fn time_svg(g: &GameRecord) -> Option<String> {
     Some(c.svg())
 }
 
-/// The number of the last move played (`31s` is 31): the game's length in
-/// turns, as the archive's plycount.
-fn turns(g: &GameRecord) -> u32 {
-    g.moves
-        .last()
-        .and_then(|m| {
-            m.label
-                .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                .parse()
-                .ok()
-        })
-        .unwrap_or(0)
-}
-
 fn pct(x: Option<f64>) -> String {
     x.map_or("?".into(), |v| format!("{:.1}%", 100.0 * v))
 }
@@ -695,12 +681,12 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
         for g in &games {
             c.bars.push((
                 g.id as f64,
-                turns(g) as f64,
+                super::output::plycount(g) as f64,
                 termination_colour(g.termination),
                 format!(
                     "game {}: {} turns, {} won by {}",
                     g.id,
-                    turns(g),
+                    super::output::plycount(g),
                     g.winner_name(),
                     g.termination.name()
                 ),
@@ -772,7 +758,7 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
             esc(&g.silver),
             esc(g.winner_name()),
             g.termination.name(),
-            turns(g),
+            super::output::plycount(g),
             g.seconds,
             if g.fault.is_some() {
                 ", <a href=\"failures.txt\">failures.txt</a>"

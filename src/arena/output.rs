@@ -31,8 +31,9 @@ pub fn movelist(g: &GameRecord) -> String {
     parts.join("\\n")
 }
 
-/// The archive's plycount: the number of the last move played.
-fn plycount(g: &GameRecord) -> u32 {
+/// The archive's plycount: the number of the last move played (`31s`
+/// is 31), which is also the game's length in turns.
+pub(super) fn plycount(g: &GameRecord) -> u32 {
     g.moves
         .last()
         .and_then(|m| {

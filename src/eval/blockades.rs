@@ -38,11 +38,7 @@ pub fn elephant_blockade(pos: &Position, c: Color, weight: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::notation::parse_side_and_board;
-
-    fn pos(rows: [&str; 8]) -> Position {
-        parse_side_and_board(&format!("g [{}]", rows.concat())).unwrap()
-    }
+    use crate::eval::test_pos as pos;
 
     #[test]
     fn corner_elephant_shut_in_by_pieces_that_cannot_move_aside() {

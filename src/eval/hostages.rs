@@ -79,17 +79,13 @@ pub fn frames(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
 mod tests {
     use super::*;
     use crate::board::Square;
-    use crate::board::notation::parse_side_and_board;
+    use crate::eval::test_pos as pos;
     use crate::eval::trapcontrol::raw_control;
 
     fn ctx_of(p: &Position) -> Context {
         let mut ctx = Context::new(p);
         ctx.trap = raw_control(p, &ctx);
         ctx
-    }
-
-    fn pos(rows: [&str; 8]) -> Position {
-        parse_side_and_board(&format!("g [{}]", rows.concat())).unwrap()
     }
 
     #[test]

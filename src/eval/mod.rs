@@ -267,6 +267,13 @@ fn strongest(pos: &Position, c: Color, set: Bitboard) -> i32 {
     0
 }
 
+/// A gold-to-move position from eight rank strings (rank 8 first), for the
+/// terms' unit tests.
+#[cfg(test)]
+pub(crate) fn test_pos(rows: [&str; 8]) -> Position {
+    crate::board::notation::parse_side_and_board(&format!("g [{}]", rows.concat())).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -116,11 +116,7 @@ pub fn goal_line_defence(pos: &Position, c: Color, weight: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::notation::parse_side_and_board;
-
-    fn pos(rows: [&str; 8]) -> Position {
-        parse_side_and_board(&format!("g [{}]", rows.concat())).unwrap()
-    }
+    use crate::eval::test_pos as pos;
 
     fn steps(p: &Position, c: Color, s: &str) -> u32 {
         goal_steps(p, &Context::new(p), c, Square::parse(s).unwrap())

@@ -144,11 +144,7 @@ pub fn trap_danger(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::notation::parse_side_and_board;
-
-    fn pos(rows: [&str; 8]) -> Position {
-        parse_side_and_board(&format!("g [{}]", rows.concat())).unwrap()
-    }
+    use crate::eval::test_pos as pos;
 
     #[test]
     fn elephant_two_steps_away_controls_a_trap_that_a_cat_next_to_it_does_not() {
