@@ -51,6 +51,10 @@ pub struct Worker<'a> {
     goal_cache: Vec<u64>,
     /// Cut-off statistics by colour and first step (from * 64 + to).
     hist: Vec<i32>,
+    /// A position's hash and its static score, known to the caller: the
+    /// root's ordering pass has evaluated every root turn, and a search one
+    /// turn deep would otherwise evaluate each of them again at its leaf.
+    pub known_eval: Option<(u64, i32)>,
 }
 
 /// What a node needs beyond its position.
@@ -99,6 +103,17 @@ impl<'a> Worker<'a> {
             flushed: 0,
             goal_cache: vec![0; GOAL_CACHE_SIZE],
             hist: vec![0; 2 * 64 * 64],
+            known_eval: None,
+        }
+    }
+
+    /// The static score of `pos`, from [`Worker::known_eval`] when it is
+    /// that position.
+    #[inline]
+    fn static_eval(&self, pos: &Position) -> i32 {
+        match self.known_eval {
+            Some((hash, e)) if hash == pos.hash() => e,
+            _ => self.eval.evaluate(pos),
         }
     }
 
@@ -374,7 +389,7 @@ impl<'a> Worker<'a> {
             }
             return Leaf::Score(self.eval.evaluate(pos));
         }
-        let e = self.eval.evaluate(pos);
+        let e = self.static_eval(pos);
         // Where a threat could pull the score below what the window asks.
         let matters = if self.params.goal_ext_pv {
             e > alpha

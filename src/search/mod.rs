@@ -100,9 +100,33 @@ const TURN: i32 = STEPS_PER_TURN as i32;
 #[derive(Clone)]
 struct RootMove {
     turn: Turn,
-    /// The position after the turn, the opponent to move.
-    after: Position,
+    /// The static score of the position after the turn, for the
+    /// opponent, as the leaf of a one-turn search would compute it. (The
+    /// position itself is made again when searched: a list of tens of
+    /// thousands of turns each carrying a board is slow to sort.)
+    eval: i32,
+    /// The turn reaches goal or takes the last enemy rabbit: it may win.
+    may_win: bool,
     score: i32,
+}
+
+/// Sorts the root list best score first, keeping the order of equal
+/// scores, with `first` (when given) ahead of all. Root lists run to tens
+/// of thousands of turns, each carrying a position: sorting small keys and
+/// moving each turn once is far cheaper than a sort that moves the turns.
+fn sort_root(moves: &mut Vec<RootMove>, first: Option<usize>) {
+    // The index makes every key distinct, so an unstable sort is stable.
+    let mut keys: Vec<(bool, i32, u32)> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (Some(i) != first, -m.score, i as u32))
+        .collect();
+    keys.sort_unstable();
+    let mut slots: Vec<Option<RootMove>> = moves.drain(..).map(Some).collect();
+    moves.extend(
+        keys.iter()
+            .map(|&(_, _, i)| slots[i as usize].take().expect("each index once")),
+    );
 }
 
 impl Searcher {
@@ -188,6 +212,7 @@ impl Searcher {
             return None;
         }
         let root = game.position().clone();
+        let me = root.side();
         let turns = game.legal_turns();
         if turns.is_empty() {
             return None;
@@ -196,27 +221,24 @@ impl Searcher {
         // Ordered by a static look at each turn's result, so that even a
         // search stopped before its first iteration answers sensibly.
         let mut moves: Vec<RootMove> = turns
-            .iter()
-            .map(|t| {
-                let after = t.apply(&root);
-                let score = -self.eval.evaluate(&after);
+            .into_iter()
+            .map(|turn| {
+                let after = turn.apply(&root);
+                let eval = self.eval.evaluate(&after);
+                let may_win = after.has_goal(me) || after.rabbits(me.opp()).is_empty();
                 RootMove {
-                    turn: t.clone(),
-                    after,
-                    score,
+                    turn,
+                    eval,
+                    may_win,
+                    score: -eval,
                 }
             })
             .collect();
-        moves.sort_by_key(|m| -m.score);
+        sort_root(&mut moves, None);
         // A turn that wins by the rules (a goal, or the last enemy rabbit
         // taken without giving the opponent a goal) is played at once:
         // no search can improve on it and none should delay it.
-        let me = root.side();
-        for m in &moves {
-            let candidate = m.after.has_goal(me) || m.after.rabbits(me.opp()).is_empty();
-            if !candidate {
-                continue;
-            }
+        for m in moves.iter().filter(|m| m.may_win) {
             let mut after = game.clone();
             if after.play_turn(&m.turn).is_ok() && after.outcome().is_some_and(|o| o.winner == me) {
                 return Some(SearchResult {
@@ -242,7 +264,7 @@ impl Searcher {
             // deeper, filling the shared table for the main thread.
             for k in 1..threads {
                 let mut their_moves: Vec<RootMove> = moves.clone();
-                let (helpers_stop, total_nodes) = (&helpers_stop, &total_nodes);
+                let (helpers_stop, total_nodes, root) = (&helpers_stop, &total_nodes, &root);
                 s.spawn(move || {
                     let mut w =
                         Worker::new(tt, eval, params, game.history(), helpers_stop, None, None);
@@ -255,6 +277,7 @@ impl Searcher {
                     iterate(
                         &mut w,
                         tt,
+                        root,
                         &mut their_moves,
                         &unlimited,
                         start,
@@ -275,7 +298,16 @@ impl Searcher {
                 limits.nodes,
             );
             w.shared_nodes = Some(&total_nodes);
-            let r = iterate(&mut w, tt, &mut moves, limits, start, TURN as u32, report);
+            let r = iterate(
+                &mut w,
+                tt,
+                &root,
+                &mut moves,
+                limits,
+                start,
+                TURN as u32,
+                report,
+            );
             w.flush_nodes();
             helpers_stop.store(true, Ordering::Relaxed);
             r
@@ -294,7 +326,7 @@ impl Searcher {
             score: best_score.clamp(-INF + 1, INF - 1),
             depth: done_depth,
             nodes,
-            pv: principal_variation(tt, chosen),
+            pv: principal_variation(tt, &root, chosen),
         })
     }
 }
@@ -306,6 +338,7 @@ impl Searcher {
 fn iterate(
     w: &mut Worker,
     tt: &TranspositionTable,
+    root: &Position,
     moves: &mut Vec<RootMove>,
     limits: &Limits,
     start: Instant,
@@ -338,10 +371,11 @@ fn iterate(
             iter_best = None;
             let mut alpha = lo;
             for i in 0..moves.len() {
-                let mut child = moves[i].after.clone();
+                let mut child = moves[i].turn.apply(root);
                 let child = &mut child;
                 w.path.clear();
                 w.path.push(child.hash());
+                w.known_eval = Some((child.hash(), moves[i].eval));
                 let ctx = NodeCtx {
                     turn_start: child.hash(),
                     depth: depth as i32 - TURN,
@@ -387,7 +421,7 @@ fn iterate(
                         score: bs,
                         nodes: w.total_nodes(),
                         elapsed: start.elapsed(),
-                        pv: principal_variation(tt, &moves[bi]),
+                        pv: principal_variation(tt, root, &moves[bi]),
                         current_move: Some(i as u32 + 1),
                     });
                 }
@@ -419,9 +453,7 @@ fn iterate(
         }
         done_depth = depth;
         // Best first, the rest by this iteration's (bound) scores.
-        let best = moves.remove(best_idx);
-        moves.sort_by_key(|m| -m.score);
-        moves.insert(0, best);
+        sort_root(moves, Some(best_idx));
         best_idx = 0;
         best_score = moves[0].score;
         // Root turns are distinct positions: the hash names the turn.
@@ -432,7 +464,7 @@ fn iterate(
             score: best_score,
             nodes: w.total_nodes(),
             elapsed: start.elapsed(),
-            pv: principal_variation(tt, &moves[0]),
+            pv: principal_variation(tt, root, &moves[0]),
             current_move: None,
         });
         // A win or loss within the depth searched will not change.
@@ -446,9 +478,9 @@ fn iterate(
 }
 
 /// The principal variation: the root turn, then turns read from the table.
-fn principal_variation(tt: &TranspositionTable, m: &RootMove) -> Vec<Turn> {
+fn principal_variation(tt: &TranspositionTable, root: &Position, m: &RootMove) -> Vec<Turn> {
     let mut turns = vec![m.turn.clone()];
-    let mut pos = m.after.clone();
+    let mut pos = m.turn.apply(root);
     let mut start = pos.clone();
     let mut current: Vec<Action> = Vec::new();
     for _ in 0..40 {
