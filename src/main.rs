@@ -536,7 +536,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Some(Command::Match(args)) => aamir::arena::cli::main(*args),
         Some(Command::Aei) | None => match aei::run_stdio() {
-            aei::Exit::Quit | aei::Exit::EndOfInput => Ok(()),
+            // Output is flushed: leave without freeing the table first.
+            aei::Exit::Quit | aei::Exit::EndOfInput => aei::exit::exit_now(0),
             // Already reported on stdout (`log Error: ...`) and stderr.
             aei::Exit::Unrecognised(_) => std::process::exit(1),
         },

@@ -119,6 +119,41 @@ fn a_large_hash_holds_up_no_answer() {
     assert!(took < PROMPT, "{took:?}");
 }
 
+/// F5 at its hardest: `quit` after a search has filled much of a large
+/// table. The system frees a process's pages before its parent sees it
+/// exit, and that took 0.1-0.5 s for a few GB touched; the engine now
+/// leaves that to a helper and exits at once. (The bound is the tester's
+/// own: unlike the waits above it does not grow with the machine's load
+/// as much as freeing the pages did.)
+#[test]
+fn quit_does_not_wait_for_a_filled_table_to_be_freed() {
+    let mut e = Engine::opened();
+    e.send("setoption name hash value 4096");
+    e.send(OPENING);
+    e.send("go");
+    e.until("info depth", 30.0);
+    std::thread::sleep(Duration::from_secs(3));
+    e.send("stop");
+    e.until("bestmove", 30.0);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", e.child.id()))
+        .expect("the engine's /proc status");
+    let rss_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmRSS in /proc status");
+    eprintln!("resident before quit: {} MB", rss_kb / 1024);
+    // Else this would not test what it says: the search must have
+    // touched a good part of the table.
+    assert!(rss_kb > 256 * 1024, "only {rss_kb} kB resident");
+    let sent = e.send("quit");
+    let status = e.wait_exit(60.0).expect("exits");
+    let took = sent.elapsed();
+    eprintln!("quit after {} MB touched: {took:?}", rss_kb / 1024);
+    assert!(status.success());
+    assert!(took < Duration::from_millis(100), "{took:?}");
+}
+
 /// `go` when the game is over: an error naming the rule, and (as the AEI
 /// spec has it: there is no move to send) no `bestmove`.
 #[test]

@@ -7,7 +7,10 @@
 //!   plus the per-game clock state).
 //! - [`session`]: the running engine: a reader thread, the engine loop
 //!   that owns the game, a search thread, and one writer for stdout.
+//! - [`exit`]: the way out after `quit`, without waiting for a large
+//!   table's memory to be freed.
 
+pub mod exit;
 pub mod options;
 pub mod protocol;
 pub mod session;

@@ -111,8 +111,26 @@ pub enum Exit {
 }
 
 /// Runs a session on stdin/stdout.
+///
+/// The caller is expected to end the process next (by
+/// [`super::exit::exit_now`]): the table is left to the exit to free.
 pub fn run_stdio() -> Exit {
-    run(io::BufReader::new(io::stdin()), io::stdout())
+    run_session::<Searcher, _, _>(
+        io::BufReader::new(io::stdin()),
+        io::stdout(),
+        Leftover::LeaveToExit,
+    )
+}
+
+/// What a session does with its searcher (and table) when it ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Leftover {
+    /// Frees it on a thread of its own: freeing a large table the search
+    /// has filled takes a while, and `quit` is answered by exiting.
+    FreeInBackground,
+    /// Keeps it: the process is about to exit, and a thread still
+    /// returning pages to the system would hold the exit up until done.
+    LeaveToExit,
 }
 
 /// Runs a session reading `input` and writing `output` until `quit`, end
@@ -127,6 +145,15 @@ where
 
 /// [`run`] with any search behind it.
 pub fn run_with<S, R, W>(input: R, output: W) -> Exit
+where
+    S: SearchBackend,
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    run_session::<S, R, W>(input, output, Leftover::FreeInBackground)
+}
+
+fn run_session<S, R, W>(input: R, output: W, leftover: Leftover) -> Exit
 where
     S: SearchBackend,
     R: BufRead + Send + 'static,
@@ -148,12 +175,15 @@ where
     let out = Output { tx: out_tx };
     let mut engine = Engine::<S>::new(out.clone(), ev_rx, ev_tx);
     let exit = engine.run();
-    // Freeing a large table the search has filled takes a while: not on
-    // the way out (`quit` is answered by exiting).
     if let Some(s) = engine.searcher.take() {
-        let _ = thread::Builder::new()
-            .name("free-searcher".into())
-            .spawn(move || drop(s));
+        match leftover {
+            Leftover::FreeInBackground => {
+                let _ = thread::Builder::new()
+                    .name("free-searcher".into())
+                    .spawn(move || drop(s));
+            }
+            Leftover::LeaveToExit => std::mem::forget(s),
+        }
     }
     drop(engine);
     out.close(FLUSH_WAIT);

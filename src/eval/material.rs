@@ -84,9 +84,10 @@ fn side_index(n: &Counts) -> usize {
         + n[5] as usize
 }
 
+static TABLE: OnceLock<Table> = OnceLock::new();
+
 fn table() -> &'static Table {
-    static T: OnceLock<Table> = OnceLock::new();
-    T.get_or_init(|| {
+    TABLE.get_or_init(|| {
         let mut scores = vec![0i16; SIDE_STATES * SIDE_STATES];
         let s = scale();
         let all = || {
@@ -145,6 +146,20 @@ pub fn material_of(gold: &Counts, silver: &Counts) -> i32 {
 /// Forces the table to be built (so the first search does not pay for it).
 pub fn warm_up() {
     let _ = table();
+}
+
+/// Builds the table on a thread of its own unless it is built: it takes
+/// tens of milliseconds, which the AEI loop must not spend between `aeiok`
+/// and `readyok`. A search that comes before it is done waits for it
+/// ([`OnceLock`] builds it once), so nothing sees half a table.
+pub fn warm_up_in_background() {
+    if TABLE.get().is_some() {
+        return;
+    }
+    // With no thread to be had, the first evaluation builds it.
+    let _ = std::thread::Builder::new()
+        .name("material-table".into())
+        .spawn(warm_up);
 }
 
 #[cfg(test)]

@@ -132,8 +132,9 @@ fn sort_root(moves: &mut Vec<RootMove>, first: Option<usize>) {
 impl Searcher {
     /// A searcher with its table allocated, configured by `config` whole.
     pub fn new(config: &EngineConfig) -> Searcher {
-        // Tables built once per process, here rather than on the first move.
-        crate::eval::material::warm_up();
+        // Tables built once per process, now rather than on the first
+        // move, and off the caller's thread (the AEI loop).
+        crate::eval::material::warm_up_in_background();
         Searcher {
             tt: Some(TranspositionTable::new(config.engine.hash.max(1))),
             eval: Evaluator {
