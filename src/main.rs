@@ -202,6 +202,12 @@ enum Command {
         /// Write the fitted weights here as a Rust table.
         #[arg(long)]
         out: Option<String>,
+        /// Start from these weights instead of the defaults
+        /// (`name=value,...`, names as `aamir params` lists them without
+        /// `eval.`): a weight that is 0 by default starts with a step of 1,
+        /// too small to leave 0 on a noisy loss.
+        #[arg(long, default_value = "")]
+        start: String,
     },
     /// Play a match between AEI engines (gauntlet or round robin), or
     /// `match merge` the summaries of its shards.
@@ -509,7 +515,13 @@ fn run(cli: Cli) -> Result<()> {
             max_passes,
             threads,
             out,
+            start,
         }) => {
+            let mut w = aamir::eval::Weights::default();
+            aamir::settings::apply(&start, |n, v| {
+                aamir::settings::Table::set_named(&mut w, n, v)
+            })
+            .with_context(|| format!("--start {start}"))?;
             if let Some(k) = k {
                 anyhow::ensure!(k.is_finite() && k > 0.0, "--k {k}: give a number above 0");
             }
@@ -531,7 +543,7 @@ fn run(cli: Cli) -> Result<()> {
                 out,
                 command: format!("aamir {}", args.join(" ")),
             };
-            let start = aamir::eval::Evaluator::default();
+            let start = aamir::eval::Evaluator { w };
             aamir::tune::fit::run(start, &data, &files, &opts).map(|_| ())
         }
         Some(Command::Match(args)) => aamir::arena::cli::main(*args),
