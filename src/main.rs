@@ -208,6 +208,16 @@ enum Command {
         /// too small to leave 0 on a noisy loss.
         #[arg(long, default_value = "")]
         start: String,
+        /// Weights left at their start values: names separated by commas,
+        /// a name ending in `*` standing for every weight it begins
+        /// (`rabbit_rank_*`).
+        #[arg(long, default_value = "")]
+        freeze: String,
+        /// A weight the fit moves stays within plus or minus this. A rarely seen term
+        /// can run far on a loss it barely moves, and the search then meets
+        /// it in positions the data hardly had.
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(i32).range(1..=10_000))]
+        bound: i32,
     },
     /// Play a match between AEI engines (gauntlet or round robin), or
     /// `match merge` the summaries of its shards.
@@ -516,6 +526,8 @@ fn run(cli: Cli) -> Result<()> {
             threads,
             out,
             start,
+            freeze,
+            bound,
         }) => {
             let mut w = aamir::eval::Weights::default();
             aamir::settings::apply(&start, |n, v| {
@@ -530,14 +542,16 @@ fn run(cli: Cli) -> Result<()> {
                 test_pct,
                 threads,
             };
+            // Checked before the data, which takes a while to read.
+            let frozen = frozen_weights(&freeze)?;
             let data = aamir::tune::data::load(&files, &sel)?;
             let args: Vec<String> = std::env::args().skip(1).collect();
             let opts = aamir::tune::fit::TuneOptions {
                 fit: aamir::tune::fit::FitOptions {
                     max_passes,
                     threads,
-                    bound: 10_000,
-                    frozen: Vec::new(),
+                    bound,
+                    frozen,
                 },
                 k,
                 out,
@@ -554,4 +568,27 @@ fn run(cli: Cli) -> Result<()> {
             aei::Exit::Unrecognised(_) => std::process::exit(1),
         },
     }
+}
+
+/// The flat indices of the weights `spec` names (`a,b,prefix*`).
+fn frozen_weights(spec: &str) -> Result<Vec<usize>> {
+    use aamir::settings::Table;
+    let names: Vec<String> = (0..aamir::eval::Weights::len())
+        .filter_map(aamir::eval::Weights::name)
+        .collect();
+    let mut out = Vec::new();
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let hits: Vec<usize> = match part.strip_suffix('*') {
+            Some(prefix) => (0..names.len())
+                .filter(|&i| names[i].starts_with(prefix))
+                .collect(),
+            None => (0..names.len()).filter(|&i| names[i] == part).collect(),
+        };
+        anyhow::ensure!(
+            !hits.is_empty(),
+            "--freeze: no weight `{part}` (`aamir params` lists them, as `eval.NAME`)"
+        );
+        out.extend(hits);
+    }
+    Ok(out)
 }

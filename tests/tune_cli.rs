@@ -1,0 +1,109 @@
+//! `aamir tune` as a user runs it on a small generated file: `--start`,
+//! `--freeze` and `--bound` shape the fit, and bad names are refused before
+//! any data is read.
+
+use aamir::eval::Weights;
+use aamir::settings::Table;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn aamir(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_aamir"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .expect("running aamir");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tune-cli-{name}"));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The `(name, value)` entries of a table written by `--out`.
+fn entries(text: &str) -> Vec<(String, i64)> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim().strip_prefix("(\"")?;
+            let (name, rest) = l.split_once("\", ")?;
+            let v = rest.strip_suffix("),")?.parse().ok()?;
+            Some((name.to_string(), v))
+        })
+        .collect()
+}
+
+#[test]
+fn start_freeze_and_bound_shape_the_fit() {
+    let dir = scratch("fit");
+    let data = dir.join("gen.tsv");
+    let table = dir.join("w.rs");
+    let (ok, _, err) = aamir(&[
+        "gen",
+        "--games",
+        "12",
+        "--depth",
+        "2",
+        "--seed",
+        "4",
+        "--out",
+        data.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = aamir(&[
+        "tune",
+        data.to_str().unwrap(),
+        "--skip-turns",
+        "0",
+        "--test-pct",
+        "0",
+        "--max-passes",
+        "2",
+        "--start",
+        "tc_scale=40,hostage_pct=20",
+        "--freeze",
+        "rabbit_rank_*,hostage_pct",
+        "--bound",
+        "200",
+        "--out",
+        table.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let got = entries(&std::fs::read_to_string(&table).unwrap());
+    assert_eq!(got.len(), Weights::len(), "{got:?}");
+    let d = Weights::default();
+    let mut moved = 0;
+    for (i, (name, v)) in got.iter().enumerate() {
+        assert_eq!(Some(name.clone()), Weights::name(i));
+        let start = match name.as_str() {
+            "tc_scale" => 40,
+            "hostage_pct" => 20,
+            _ => d.get(i).unwrap(),
+        };
+        if name.starts_with("rabbit_rank_") || name == "hostage_pct" {
+            assert_eq!(*v, start, "{name} is frozen");
+        } else if *v != start {
+            moved += 1;
+            assert!(v.abs() <= 200, "{name} = {v} beyond the bound");
+        }
+    }
+    assert!(moved > 0, "the fit moved nothing:\n{out}");
+}
+
+#[test]
+fn unknown_names_are_refused_before_reading_data() {
+    let (ok, _, err) = aamir(&["tune", "no-such-file.tsv", "--freeze", "tempo,nope"]);
+    assert!(!ok);
+    assert!(err.contains("--freeze: no weight `nope`"), "{err}");
+    let (ok, _, err) = aamir(&["tune", "no-such-file.tsv", "--freeze", "zzz*"]);
+    assert!(!ok);
+    assert!(err.contains("no weight `zzz*`"), "{err}");
+    let (ok, _, err) = aamir(&["tune", "no-such-file.tsv", "--start", "nope=3"]);
+    assert!(!ok);
+    assert!(err.contains("unknown setting `nope`"), "{err}");
+}
