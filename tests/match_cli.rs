@@ -39,8 +39,10 @@ fn fake(name: &str, args: &str) -> String {
     )
 }
 
+/// A fresh output folder under the target's scratch space, not `/tmp`:
+/// a run replaces its own folders instead of leaving new ones behind.
 fn out_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("aamir-match-test-{tag}-{}", std::process::id()));
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("match-test-{tag}"));
     let _ = std::fs::remove_dir_all(&d);
     d
 }
