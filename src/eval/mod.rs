@@ -16,9 +16,10 @@ pub mod placement;
 pub mod rabgoal;
 pub mod trapcontrol;
 
+use crate::board::STEPS_PER_TURN;
 use crate::board::bitboard::{Bitboard, adjacent};
 use crate::board::{Color, Kind, Position};
-use crate::tactics::threats;
+use crate::tactics::{capture, threats};
 
 crate::settings::table! {
     /// Every tunable weight of the evaluation: one line each (name, type,
@@ -59,6 +60,14 @@ crate::settings::table! {
         /// Rabbit advancement grows by this percentage per enemy officer gone
         /// (fewer defenders make runners dangerous).
         rabbit_scale_pct: i32 = 12, WEIGHT_RANGE;
+        /// Crowding: rabbit advancement falls by this percentage per unit of
+        /// enemy force above `rabbit_crowd_knee`, where the force is twice
+        /// the enemy officers plus the enemy rabbits (24 at the start). With
+        /// the board full, a rabbit that walks forward alone is a target and
+        /// leaves a hole at home; strong bots score it below zero (0 = off).
+        rabbit_crowd_pct: i32 = 0, WEIGHT_RANGE;
+        /// The enemy force at and below which advancement counts in full.
+        rabbit_crowd_knee: i32 = 11, 0..=24;
         /// Share (percent) of the best piece the side to move can capture
         /// with one push or pull, counted as if won.
         capture_now_pct: i32 = 60, WEIGHT_RANGE;
@@ -69,6 +78,15 @@ crate::settings::table! {
         /// Share of the most valuable of our pieces the opponent threatens to
         /// take with one push or pull (saving it costs steps).
         threat_first_pct: i32 = 10, WEIGHT_RANGE;
+        /// Steps the side to move's capture term looks ahead: 2 is one push
+        /// or pull (a cheap exact test); 3 or 4 asks the full capture
+        /// detector (`tactics::capture`) for captures within that many of
+        /// its steps left.
+        capture_reach: i32 = 2, 2..=4;
+        /// The same for the two threat terms: the opponent's captures on its
+        /// next turn within this many steps, so a piece left where the enemy
+        /// takes it with a whole turn counts too.
+        threat_reach: i32 = 2, 2..=4;
 
         // --- Knowledge terms (see `knowledge`); each is off at 0. ---
         // Off by default: with hand-set weights (trap control 60, hostages
@@ -146,9 +164,11 @@ impl Evaluator {
     fn capture_terms(&self, pos: &Position) -> i32 {
         let me = pos.side();
         let w = &self.w;
+        let reach = w.capture_reach.clamp(2, STEPS_PER_TURN as i32) as u8;
+        let threat_reach = w.threat_reach.clamp(2, STEPS_PER_TURN as i32) as u8;
         let mut s = 0;
         if pos.steps_left() >= 2 {
-            let best = threats::two_step_captures(pos, me)
+            let best = capturable(pos, me, reach)
                 .filter_map(|sq| pos.piece_at(sq))
                 .map(|p| material::gain_of_capture(pos, me, p.kind()))
                 .max()
@@ -157,7 +177,7 @@ impl Evaluator {
         }
         // The two largest losses threatened.
         let (mut first, mut second) = (0, 0);
-        for sq in threats::two_step_captures(pos, me.opp()) {
+        for sq in capturable(pos, me.opp(), threat_reach) {
             if let Some(p) = pos.piece_at(sq) {
                 let loss = material::gain_of_capture(pos, me.opp(), p.kind());
                 if loss > first {
@@ -176,7 +196,11 @@ impl Evaluator {
         let mut s = 0;
         let enemy_officers = (pos.occupied_by(c.opp()) & !pos.rabbits(c.opp())).count() as i32;
         // Rabbits: advancement, worth more as enemy officers disappear.
-        let scale = 100 + w.rabbit_scale_pct * (8 - enemy_officers).max(0);
+        let mut scale = 100 + w.rabbit_scale_pct * (8 - enemy_officers).max(0);
+        if w.rabbit_crowd_pct != 0 {
+            let force = 2 * enemy_officers + pos.rabbits(c.opp()).count() as i32;
+            scale = scale * (100 - w.rabbit_crowd_pct * (force - w.rabbit_crowd_knee).max(0)) / 100;
+        }
         let mut adv = 0;
         for sq in pos.rabbits(c) {
             let rel = if c == Color::Gold {
@@ -256,6 +280,17 @@ impl Evaluator {
     }
 }
 
+/// The enemy pieces `attacker` can capture within `reach` steps (its steps
+/// left when it is to move, a whole turn otherwise): the exact two-step
+/// test at 2, the full capture detector beyond.
+fn capturable(pos: &Position, attacker: Color, reach: u8) -> Bitboard {
+    if reach <= 2 {
+        threats::two_step_captures(pos, attacker)
+    } else {
+        capture::capture_threats(pos, attacker, reach).squares()
+    }
+}
+
 /// Strength (kind index + 1) of the strongest piece of `c` in `set`, 0 if none.
 #[inline]
 fn strongest(pos: &Position, c: Color, set: Bitboard) -> i32 {
@@ -316,12 +351,14 @@ mod weight_tests {
         use crate::settings::Table;
         for i in 0..Weights::len() {
             let name = Weights::name(i).unwrap();
+            // 1234, or the top of a narrower range.
+            let x = 1234.min(Weights::spec(i).unwrap().max);
             let mut w = Weights::default();
-            w.set_named(&name, "1234").unwrap();
+            w.set_named(&name, &x.to_string()).unwrap();
             assert_ne!(w, Weights::default(), "{name}");
-            assert_eq!(w.get(i), Some(1234), "{name}");
+            assert_eq!(w.get(i), Some(x), "{name}");
             let mut v = Weights::default();
-            v.set(i, 1234).unwrap();
+            v.set(i, x).unwrap();
             assert_eq!(v, w, "{name}");
         }
         let mut w = Weights::default();
@@ -331,6 +368,62 @@ mod weight_tests {
         assert!(w.set_named("tempo", "10001").is_err());
         assert!(w.set_named("nope", "1").is_err());
         assert!(w.set_named("rabbit_rank_8", "1").is_err());
+    }
+
+    /// A silver cat on d4 below a gold elephant: two pushes (four steps)
+    /// take it to the empty trap c3, one push does not.
+    const FOUR_STEP_CAPTURE: [&str; 8] = [
+        "r      r", "        ", "        ", "   E    ", "   c    ", "        ", "        ",
+        "R      R",
+    ];
+
+    #[test]
+    fn the_capture_reach_decides_whether_a_whole_turn_capture_counts() {
+        use crate::board::notation::parse_side_and_board;
+        let gold = parse_side_and_board(&format!("g [{}]", FOUR_STEP_CAPTURE.concat())).unwrap();
+        let silver = parse_side_and_board(&format!("s [{}]", FOUR_STEP_CAPTURE.concat())).unwrap();
+        let near = Evaluator::default();
+        let mut far = Evaluator::default();
+        far.w.capture_reach = 4;
+        far.w.threat_reach = 4;
+        // Gold to move takes the cat with its four steps: a gain only the
+        // longer reach sees.
+        let gain = far.evaluate(&gold) - near.evaluate(&gold);
+        assert!(gain > 50, "gain {gain}");
+        // Silver to move has the cat threatened: a loss only the longer
+        // threat reach sees.
+        assert!(far.evaluate(&silver) < near.evaluate(&silver));
+        // Gold with only three steps left cannot make the capture.
+        let mut short = gold.clone();
+        short.set_steps_left(3);
+        assert_eq!(far.evaluate(&short), near.evaluate(&short));
+    }
+
+    #[test]
+    fn crowding_makes_an_early_lone_rabbit_advance_a_minus() {
+        // A gold rabbit on d5 or at home on d2, against silver's whole army
+        // and against silver's rabbits alone.
+        let full = |r5: &str, r2: &str| {
+            test_pos([
+                "rrrrrrrr", "hdcemcdh", "        ", "        ", r5, "        ", r2, "RRRDDCCR",
+            ])
+        };
+        let bare = |r5: &str, r2: &str| {
+            test_pos([
+                "rrrrrrrr", "        ", "        ", "        ", r5, "        ", r2, "RRRDDCCR",
+            ])
+        };
+        let off = Evaluator::default();
+        let mut on = Evaluator::default();
+        on.w.rabbit_crowd_pct = 13;
+        let adv = |e: &Evaluator, f: &dyn Fn(&str, &str) -> Position| {
+            e.evaluate(&f("   R    ", "        ")) - e.evaluate(&f("        ", "   R    "))
+        };
+        assert!(adv(&off, &full) > 0, "{}", adv(&off, &full));
+        assert!(adv(&on, &full) < 0, "{}", adv(&on, &full));
+        // Against rabbits only the advance counts as before.
+        assert_eq!(adv(&on, &bare), adv(&off, &bare));
+        assert!(adv(&on, &bare) > 0);
     }
 
     #[test]

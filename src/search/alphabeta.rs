@@ -55,7 +55,16 @@ pub struct Worker<'a> {
     /// root's ordering pass has evaluated every root turn, and a search one
     /// turn deep would otherwise evaluate each of them again at its leaf.
     pub known_eval: Option<(u64, i32)>,
+    /// Static scores by search key: one turn-start position is reached by
+    /// many orders of the same steps, and each order ends in the same leaf,
+    /// which the table cannot answer because leaves are scored before it
+    /// is probed. Direct-mapped, replaced on collision; a slot holds the
+    /// key (0 = empty) and the score.
+    eval_cache: Vec<(u64, i32)>,
 }
+
+/// Slots of the per-thread static-score cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 
 /// What a node needs beyond its position.
 #[derive(Copy, Clone)]
@@ -104,16 +113,26 @@ impl<'a> Worker<'a> {
             goal_cache: vec![0; GOAL_CACHE_SIZE],
             hist: vec![0; 2 * 64 * 64],
             known_eval: None,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
         }
     }
 
     /// The static score of `pos`, from [`Worker::known_eval`] when it is
     /// that position.
     #[inline]
-    fn static_eval(&self, pos: &Position) -> i32 {
+    fn static_eval(&mut self, pos: &Position) -> i32 {
         match self.known_eval {
             Some((hash, e)) if hash == pos.hash() => e,
-            _ => self.eval.evaluate(pos),
+            _ => {
+                let key = pos.search_key();
+                let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+                if slot.0 == key && key != 0 {
+                    return slot.1;
+                }
+                let e = self.eval.evaluate(pos);
+                *slot = (key, e);
+                e
+            }
         }
     }
 
