@@ -57,9 +57,9 @@ engine's word that it was abandoned" must come, and a `stop` that finds
 nothing to stop must come after the answer.
 
 Searches stay tiny (the `depth` option at 2-4, or no limit and a `stop`
-within a fraction of a second). Evaluation weights are fuzzed within
-moderate values only: `--extreme` adds `eval_tempo` at +-10000, which
-within its documented range makes a depth-limited search never end.
+within a fraction of a second). `eval_tempo` is fuzzed up to +-10000, which
+used to make a depth-limited search never end; they are now in the
+default set, and `--extreme` adds `goal_extensions` 8.
 
 Exit status: 0 when nothing failed, 1 when something did (each failure is
 printed with its seed and a transcript file), 2 for a usage error.
@@ -1038,10 +1038,10 @@ RANGED = (
     ("pvs", ("0", "1", "on", "false"), ("2", "-1", "maybe")),
     ("history", ("0", "1"), ("2",)),
     ("qsearch", ("0", "1", "2"), ("5", "-1")),
-    # Weights are kept moderate: from about 7500 per step the static score
-    # reaches the win-score band and a depth-limited search never ends (an
-    # engine defect found by this harness); `--extreme` puts them back.
-    ("eval_tempo", ("-1000", "0", "3", "1000"), ("10001", "-10001", "x")),
+    # The range's ends too: from about 7500 per step the static score used
+    # to reach the win-score band and a depth-limited search never ended (an
+    # engine defect this harness found; the evaluation is now clamped).
+    ("eval_tempo", ("-10000", "-1000", "0", "3", "1000", "10000"), ("10001", "-10001", "x")),
     ("tcpercent", ("0", "50", "100", "72.5"), ("-1", "10001", "x")),
     ("tcturns", ("0", "40", "200"), ("2.5", "-1", "x")),
     ("opponent_rating", ("1500", "-3.5"), ("x", "inf", "")),
@@ -1049,7 +1049,7 @@ RANGED = (
     ("rated", ("1", "0", "true", "false", "yes", "off", "2.5"), ("maybe", "")),
     ("seed", ("0", "42", "18446744073709551615", "none", "random"), ("-1", "x", "18446744073709551616", "1.5")),
 )
-EXTREME = (("eval_tempo", ("-10000", "10000")), ("goal_extensions", ("8",)))
+EXTREME = (("goal_extensions", ("8",)),)
 UNKNOWN_OPTIONS = ("colour", "tcmove2", "hash_mb", "multipv", "ponder", "Skill Level", "weight", "tc_move")
 MALFORMED = (
     ("go sideways", ERR("go")),
@@ -2225,7 +2225,7 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join("target", "tmp", "aei-fuzz"), help="folder for transcripts")
     ap.add_argument("--keep", action="store_true", help="write every session's transcript, not only failures'")
     ap.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every wait (a slow machine)")
-    ap.add_argument("--extreme", action="store_true", help="also fuzz extreme search weights (eval_tempo 10000)")
+    ap.add_argument("--extreme", action="store_true", help="also fuzz extreme search settings (goal_extensions 8)")
     ap.add_argument("--replay", metavar="TRANSCRIPT", help="send a transcript's lines again and print the answers")
     args = ap.parse_args(argv)
     if not os.path.exists(args.binary):

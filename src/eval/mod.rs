@@ -141,6 +141,13 @@ const fn make_center() -> [i32; 64] {
 }
 static CENTER: [i32; 64] = make_center();
 
+/// Every static score lies within plus or minus this: below the search's
+/// win scores whatever the weights (each may be set to +-10,000, and the
+/// tempo term alone times four steps would reach them), so that no static
+/// score is ever taken for a won or lost game. The search checks at compile
+/// time that this stays below its win band.
+pub const EVAL_LIMIT: i32 = 25_000;
+
 /// The evaluator: weights plus nothing else, so it can be shared freely.
 #[derive(Clone, Debug, Default)]
 pub struct Evaluator {
@@ -156,7 +163,7 @@ impl Evaluator {
         s += self.w.tempo * pos.steps_left() as i32;
         let k = knowledge::knowledge(pos, &self.w);
         s += if me == Color::Gold { k } else { -k };
-        s + self.capture_terms(pos)
+        (s + self.capture_terms(pos)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// Captures one push or pull away: the side to move will likely take
@@ -397,6 +404,26 @@ mod weight_tests {
         let mut short = gold.clone();
         short.set_steps_left(3);
         assert_eq!(far.evaluate(&short), near.evaluate(&short));
+    }
+
+    #[test]
+    fn no_weight_setting_lifts_a_static_score_into_the_win_band() {
+        let pos = test_pos([
+            " m  rhr ", "  e  hC ", "Mrrc   c", "R  d R r", "       R", "R    RCR", "D R H  E",
+            "D  RH   ",
+        ]);
+        for (name, v) in [
+            ("tempo", "10000"),
+            ("tempo", "-10000"),
+            ("elephant_center", "10000"),
+        ] {
+            use crate::settings::Table;
+            let mut e = Evaluator::default();
+            e.w.set_named(name, v).unwrap();
+            let s = e.evaluate(&pos);
+            assert!(s.abs() <= EVAL_LIMIT, "{name}={v}: {s}");
+        }
+        assert!(Evaluator::default().evaluate(&pos).abs() < 1000);
     }
 
     #[test]

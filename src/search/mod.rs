@@ -551,6 +551,35 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_tempo_weight_does_not_stall_a_fixed_depth_search() {
+        // With `eval_tempo` 8000 four steps of tempo used to reach the win
+        // scores, and a depth-3 search of this position never finished (the
+        // AEI fuzz harness found it). A node budget keeps a regression from
+        // hanging the test: the search must end by depth, not by budget.
+        let pos = board(
+            'g',
+            [
+                " m  rhr ", "  e  hC ", "Mrrc   c", "R  d R r", "       R", "R    RCR", "D R H  E",
+                "D  RH   ",
+            ],
+        );
+        let game = Game::from_position(pos, 10);
+        let mut c = EngineConfig::default();
+        c.engine.hash = 16;
+        c.set("eval_tempo", "8000").unwrap();
+        let mut s = Searcher::new(&c);
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            depth: Some(3),
+            nodes: Some(20_000_000),
+            ..Limits::default()
+        };
+        let r = s.search(&game, &limits, &stop, &mut |_| {}).unwrap();
+        assert!(r.nodes < 20_000_000, "nodes {}", r.nodes);
+        assert!(r.score.abs() < WIN_BOUND, "score {}", r.score);
+    }
+
+    #[test]
     fn takes_an_immediate_goal() {
         // Gold's rabbit on b6 reaches b8 in two steps; nothing stops it.
         let pos = board(

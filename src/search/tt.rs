@@ -17,6 +17,8 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 /// Scores at or beyond this magnitude are wins/losses, `WIN - distance`.
 pub const WIN: i32 = 30_000;
 pub const WIN_BOUND: i32 = WIN - 1_000;
+// A static score must never read as a win or a loss.
+const _: () = assert!(crate::eval::EVAL_LIMIT < WIN_BOUND);
 
 /// How an entry's score bounds the true value.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
