@@ -75,7 +75,7 @@ impl Spec {
             ValueKind::Switch => match v.to_ascii_lowercase().as_str() {
                 "1" | "true" | "on" | "yes" => Ok(1),
                 "0" | "false" | "off" | "no" => Ok(0),
-                _ => Err("is not a switch value (0/1, true/false, on/off)".to_string()),
+                _ => Err("is not a switch value (0/1, true/false, on/off, yes/no)".to_string()),
             },
             ValueKind::Int => {
                 // Whole numbers, also written as `64.0` or `1e3`.

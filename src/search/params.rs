@@ -35,8 +35,8 @@ table! {
         /// detector finds or stand pat (0 = off, the static score stands).
         qsearch: u32 = 0, 0..=4;
         /// Quiescence delta pruning: a leaf is not searched when its static
-        /// score plus the largest capture gain plus this margin (centi-
-        /// rabbits) stays at or below alpha.
+        /// score plus the largest capture gain plus this margin
+        /// (in centi-rabbits) stays at or below alpha.
         qsearch_margin: i32 = 100, 0..=10_000;
     }
 }
