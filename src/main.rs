@@ -167,9 +167,11 @@ enum Command {
         /// ...chosen among this many.
         #[arg(long, default_value_t = 6, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
         random_top: usize,
-        /// Transposition table per game thread, MB.
-        #[arg(long, default_value_t = 16)]
-        hash: usize,
+        /// Transposition table per game thread, MB (16 by default here: one
+        /// table per game played at once); the same limits as the engine's
+        /// `hash` option.
+        #[arg(long, default_value = "16", value_parser = setting("hash"))]
+        hash: String,
         /// Games played at once (one thread each); does not change the file.
         #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
         threads: usize,
@@ -513,7 +515,8 @@ fn run(cli: Cli) -> Result<()> {
                 max_turns,
                 random_turns,
                 random_top,
-                hash_mb: hash,
+                // Checked by the `hash` setting's own parser above.
+                hash_mb: hash.trim().parse()?,
             };
             aamir::tune::datagen::run(&opts, threads, &out)
         }

@@ -69,6 +69,25 @@ fn cli_and_aei_refuse_the_same_values_with_the_same_reason() {
             &format!("{name}={value}"),
         ]);
         assert!(!ok && err.contains(&reason), "{err}");
+        // The data generator's table size has the same limits.
+        if name == "hash" {
+            let out = std::env::temp_dir().join("aamir-gen-hash-0.tsv");
+            let (ok, _, err) = aamir(&[
+                "gen",
+                "--seed",
+                "1",
+                "--games",
+                "1",
+                "--depth",
+                "1",
+                "--hash",
+                value,
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            assert!(!ok && err.contains(&reason), "{err}");
+            assert!(!out.exists(), "gen wrote {out:?} with --hash {value}");
+        }
     }
 }
 

@@ -78,15 +78,15 @@ crate::settings::table! {
         /// Share of the most valuable of our pieces the opponent threatens to
         /// take with one push or pull (saving it costs steps).
         threat_first_pct: i32 = 10, WEIGHT_RANGE;
-        /// Steps the side to move's capture term looks ahead: 2 is one push
-        /// or pull (a cheap exact test); 3 or 4 asks the full capture
-        /// detector (`tactics::capture`) for captures within that many of
-        /// its steps left.
-        capture_reach: i32 = 2, 2..=4;
+        /// Steps the side to move's capture term looks ahead: 2 (or less)
+        /// is one push or pull (a cheap exact test); 3 or 4 asks the full
+        /// capture detector (`tactics::capture`) for captures within that
+        /// many of its steps left.
+        capture_reach: i32 = 2, 0..=4;
         /// The same for the two threat terms: the opponent's captures on its
         /// next turn within this many steps, so a piece left where the enemy
         /// takes it with a whole turn counts too.
-        threat_reach: i32 = 2, 2..=4;
+        threat_reach: i32 = 2, 0..=4;
 
         // --- Knowledge terms (see `knowledge`); each is off at 0. ---
         // Off by default: with hand-set weights (trap control 60, hostages
