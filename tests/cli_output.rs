@@ -33,6 +33,8 @@ fn tools() -> Vec<Vec<String>> {
         vec!["goal".into(), "--suite".into(), data("goal-positions.tsv")],
         vec!["goal".into(), "--first".into(), NEAR_GOAL.into()],
         vec!["capture".into(), NEAR_GOAL.into()],
+        // A `dev` study (the test binary is built with that feature).
+        vec!["capture".into(), "--random".into(), "50".into()],
         vec!["params".into()],
         vec!["movecount".into(), OPENING.into()],
     ]
