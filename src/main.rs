@@ -221,6 +221,41 @@ enum Command {
         #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(i32).range(1..=10_000))]
         bound: i32,
     },
+    /// Fit the turn-ordering model to the turns winners played (archives
+    /// or `games.tsv` of `aamir match`), report how it ranks the played
+    /// turn on held-out games, and write its weights as a Rust table
+    #[command(name = "tune-order")]
+    TuneOrder {
+        /// Archives (`tests/data/*.tsv`) or `games.tsv` of `aamir match`.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Other legal turns sampled per training position.
+        #[arg(long, default_value_t = 127, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
+        negatives: usize,
+        /// Percentage of the games held out (by a hash of the game's name).
+        #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=90))]
+        test_pct: u64,
+        /// Seed of the sampled turns.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Gradient steps of the fit.
+        #[arg(long, default_value_t = 300)]
+        iterations: usize,
+        /// Held-out positions ranked among all their legal turns, at most.
+        #[arg(long, default_value_t = 400)]
+        rank_positions: usize,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// Start from the static score alone instead of the checked-in
+        /// weights.
+        #[arg(long)]
+        from_static: bool,
+        /// Write the fitted weights here as a Rust table
+        /// (`src/search/order_weights.rs`).
+        #[arg(long)]
+        out: Option<String>,
+    },
     /// Play a match between AEI engines (gauntlet or round robin), or
     /// `match merge` the summaries of its shards.
     Match(Box<aamir::arena::cli::MatchArgs>),
@@ -562,6 +597,37 @@ fn run(cli: Cli) -> Result<()> {
             };
             let start = aamir::eval::Evaluator { w };
             aamir::tune::fit::run(start, &data, &files, &opts).map(|_| ())
+        }
+        Some(Command::TuneOrder {
+            files,
+            negatives,
+            test_pct,
+            seed,
+            iterations,
+            rank_positions,
+            threads,
+            from_static,
+            out,
+        }) => {
+            let start = if from_static {
+                let mut w = [0f32; aamir::search::ordering::N_FEATURES];
+                w[0] = 1.0;
+                w
+            } else {
+                aamir::search::order_weights::ORDER_WEIGHTS
+            };
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let opts = aamir::tune::order::OrderOptions {
+                negatives,
+                test_pct,
+                seed,
+                threads,
+                iterations,
+                rank_positions,
+                out,
+                command: format!("aamir {}", args.join(" ")),
+            };
+            aamir::tune::order::run(&files, start, &opts).map(|_| ())
         }
         Some(Command::Match(args)) => aamir::arena::cli::main(*args),
         Some(Command::Aei) | None => match aei::run_stdio() {

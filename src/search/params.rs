@@ -38,6 +38,19 @@ table! {
         /// score plus the largest capture gain plus this margin
         /// (in centi-rabbits) stays at or below alpha.
         qsearch_margin: i32 = 100, 0..=10_000;
+        /// Order the root list before the first iteration by the learned
+        /// turn-ordering model (`search::ordering`) instead of the static
+        /// score alone.
+        root_order: bool = false, 0..=1;
+        /// Root turns the model ranks below the top `root_reduce_pct`
+        /// percent are searched this many steps shallower, and again at
+        /// full depth when they beat the best so far (0 = off).
+        root_reduce: i32 = 0, 0..=8;
+        /// The share of the root list, best ranked first, searched at full
+        /// depth when `root_reduce` is on.
+        root_reduce_pct: i32 = 20, 1..=100;
+        /// `root_reduce` applies from this depth (in steps) on.
+        root_reduce_from: i32 = 8, 1..=120;
     }
 }
 

@@ -7,6 +7,7 @@
 //!   splitting off a held-out set.
 //! - [`fit`]: the logistic fit: `k` of `sigmoid(k * eval)` first, then the
 //!   weights, and the writer of the Rust table the defaults are built from.
+//! - [`order`]: the fit of the turn-ordering model (`aamir tune-order`).
 //!
 //! The tuner sees the evaluation only through [`Tunable`], implemented here
 //! for [`Evaluator`] on top of the weights' settings table: a weight added
@@ -15,6 +16,7 @@
 pub mod data;
 pub mod datagen;
 pub mod fit;
+pub mod order;
 
 use crate::board::Position;
 use crate::eval::{Evaluator, Weights};
