@@ -1,6 +1,7 @@
 //! `aamir tune` as a user runs it on a small generated file: `--start`,
 //! `--freeze` and `--bound` shape the fit, and bad names are refused before
-//! any data is read.
+//! any data is read. `aamir tune-order` reports its rankings and writes a
+//! table of every feature, and names a file it cannot use.
 
 use aamir::eval::Weights;
 use aamir::settings::Table;
@@ -106,4 +107,63 @@ fn unknown_names_are_refused_before_reading_data() {
     let (ok, _, err) = aamir(&["tune", "no-such-file.tsv", "--start", "nope=3"]);
     assert!(!ok);
     assert!(err.contains("unknown setting `nope`"), "{err}");
+}
+
+#[test]
+fn tune_order_reports_rankings_and_writes_a_table_of_every_feature() {
+    let dir = scratch("order");
+    let out = dir.join("order_weights.rs");
+    let data = format!(
+        "{}/tests/data/games-2011-extra.tsv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (ok, stdout, stderr) = aamir(&[
+        "tune-order",
+        &data,
+        "--negatives",
+        "15",
+        "--iterations",
+        "60",
+        "--rank-positions",
+        "12",
+        "--test-pct",
+        "30",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    for want in [
+        "held-out positions",
+        "loss (sampled turns): train",
+        "held-out ranking, start weights",
+        "held-out ranking, fitted weights",
+    ] {
+        assert!(stdout.contains(want), "no `{want}` in:\n{stdout}");
+    }
+    let table = std::fs::read_to_string(&out).unwrap();
+    assert!(table.contains("pub const ORDER_WEIGHTS: [f32; N_FEATURES] = ["));
+    assert!(
+        table.contains("aamir tune-order"),
+        "the command is recorded"
+    );
+    let rows: Vec<&str> = table.lines().filter(|l| l.contains(", // ")).collect();
+    assert_eq!(rows.len(), 24, "{table}");
+    for r in rows {
+        let v = r.trim().split(',').next().unwrap();
+        assert!(v.parse::<f32>().is_ok_and(f32::is_finite), "{r}");
+    }
+}
+
+#[test]
+fn tune_order_names_a_file_it_cannot_use() {
+    let dir = scratch("order-bad");
+    let missing = dir.join("nope.tsv");
+    let (ok, _, stderr) = aamir(&["tune-order", missing.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(stderr.contains("nope.tsv"), "{stderr}");
+    let empty = dir.join("empty.tsv");
+    std::fs::write(&empty, "id\tresult\tmovelist\n").unwrap();
+    let (ok, _, stderr) = aamir(&["tune-order", empty.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(stderr.contains("no winner's moves"), "{stderr}");
 }
