@@ -703,13 +703,32 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_model_marks_the_bottom_share_reducible_and_leads_with_its_top() {
+    /// Gold to play its first turn after both sides' setups.
+    fn after_setups() -> Game {
         let mut game = Game::new();
         game.play("Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ha2 Db2 Cc2 Md2 Ee2 Cf2 Dg2 Hh2")
             .unwrap();
         game.play("ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 ha7 db7 cc7 ed7 me7 cf7 dg7 hh7")
             .unwrap();
+        game
+    }
+
+    /// Silver's rabbit on a3 would goal next turn unless gold blocks a2 or
+    /// a1 or takes it.
+    fn goal_threatened() -> Game {
+        let pos = board(
+            'g',
+            [
+                "       r", "        ", "        ", "        ", "        ", "r       ", "  D     ",
+                "   E  RR",
+            ],
+        );
+        Game::from_position(pos, 10)
+    }
+
+    #[test]
+    fn the_model_marks_the_bottom_share_reducible_and_leads_with_its_top() {
+        let game = after_setups();
         let root = game.position().clone();
         let eval = Evaluator::default();
         let mut moves: Vec<RootMove> = game
@@ -753,16 +772,8 @@ mod tests {
 
     #[test]
     fn root_reduction_saves_nodes_and_still_stops_a_goal_threat() {
-        let threatened = board(
-            'g',
-            [
-                "       r", "        ", "        ", "        ", "        ", "r       ", "  D     ",
-                "   E  RR",
-            ],
-        );
-        let game = Game::from_position(threatened, 10);
         let r = run_with(
-            &game,
+            &goal_threatened(),
             9,
             "root_reduce=4,root_reduce_pct=1,root_reduce_from=8",
         );
@@ -772,13 +783,7 @@ mod tests {
             r.score,
             r.best
         );
-        let mut opening = Game::new();
-        opening
-            .play("Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ha2 Db2 Cc2 Md2 Ee2 Cf2 Dg2 Hh2")
-            .unwrap();
-        opening
-            .play("ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 ha7 db7 cc7 ed7 me7 cf7 dg7 hh7")
-            .unwrap();
+        let opening = after_setups();
         // A whole turn shallower keeps the leaves on the same side to move
         // (two steps may not: at depth 9 the re-searches cost more than
         // the reductions save).
@@ -794,16 +799,8 @@ mod tests {
 
     #[test]
     fn stops_a_goal_threat() {
-        // Silver's rabbit on a3 would goal next turn unless gold blocks a2 or
-        // a1 or takes it: gold must not lose within its own horizon.
-        let pos = board(
-            'g',
-            [
-                "       r", "        ", "        ", "        ", "        ", "r       ", "  D     ",
-                "   E  RR",
-            ],
-        );
-        let game = Game::from_position(pos, 10);
+        // Gold must not lose within its own horizon.
+        let game = goal_threatened();
         let r = run(&game, depth(8));
         assert!(
             r.score > -WIN_BOUND,

@@ -121,12 +121,10 @@ pub fn features(
     let took = count(before, opp) - count(after, opp);
     let gave = count(before, me) - count(after, me);
     let delta = (mat_after - mat_before) as f32 / 100.0;
-    if took > 0 && gave == 0 {
+    if took > 0 {
         f[1] = delta.max(0.0);
-    } else if gave > 0 && took == 0 {
-        f[2] = (-delta).max(0.0);
-    } else if took > 0 {
-        f[1] = delta.max(0.0);
+    }
+    if gave > 0 {
         f[2] = (-delta).max(0.0);
     }
     f[3] = best_two_step(after, opp);

@@ -90,6 +90,12 @@ pub fn read_choices(paths: &[String]) -> Result<Vec<Choice>> {
     Ok(out)
 }
 
+/// Features of `turn`, a legal turn of `c`'s position.
+fn turn_features(c: &Choice, turn: &Turn, eval: &Evaluator) -> Features {
+    let after = turn.apply(&c.pos);
+    features(&c.pos, turn, &after, eval.evaluate(&after), c.last)
+}
+
 /// Features of every legal turn of `c`, and the index of the played one
 /// (`None` when the record's move is not among them, e.g. a repetition).
 fn all_features(c: &Choice, eval: &Evaluator) -> (Vec<Features>, Option<usize>) {
@@ -102,8 +108,7 @@ fn all_features(c: &Choice, eval: &Evaluator) -> (Vec<Features>, Option<usize>) 
             if t.hash == c.played {
                 played = Some(i);
             }
-            let after = t.apply(&c.pos);
-            features(&c.pos, t, &after, eval.evaluate(&after), c.last)
+            turn_features(c, t, eval)
         })
         .collect();
     (feats, played)
@@ -130,10 +135,7 @@ fn example(c: &Choice, eval: &Evaluator, k: usize, seed: u64) -> Option<Example>
     }
     let f = picks
         .iter()
-        .map(|&i| {
-            let after = turns[i].apply(&c.pos);
-            features(&c.pos, &turns[i], &after, eval.evaluate(&after), c.last)
-        })
+        .map(|&i| turn_features(c, &turns[i], eval))
         .collect();
     Some(Example(f))
 }
