@@ -30,9 +30,10 @@ use super::options::{AeiOption, parse_option};
 use super::protocol::{Command, ParseError, parse_command, reply};
 use super::time::apply_clock_option;
 use crate::board::{Color, Game, Phase, Position, Turn, pv_notation};
+use crate::eval::Evaluator;
 use crate::lineio::read_line_bounded;
 use crate::search::setup::choose_setup;
-use crate::search::{EngineConfig, Limits, Report, SearchResult, Searcher};
+use crate::search::{EngineConfig, Limits, Report, SearchResult, Searcher, static_best_turn};
 use crate::timeman::{Clock, TurnPlan, schedule};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -1123,9 +1124,12 @@ fn checked_notation(game: &Game, turn: &Turn) -> Option<String> {
         .map(|played| played.notation)
 }
 
-/// Any legal turn, for when the search gave none in time.
+/// A legal turn for when the search gave none in time: the best by a
+/// one-turn static look, so that even this answer does not hand the
+/// opponent a piece or miss a goal. The default evaluation stands in for
+/// the configured one, which lives with the search.
 fn fallback_turn(game: &Game) -> Option<String> {
-    let turn = game.legal_turns().into_iter().next()?;
+    let turn = static_best_turn(game, &Evaluator::default())?;
     checked_notation(game, &turn)
 }
 
@@ -1236,6 +1240,38 @@ mod tests {
         g.play("ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 ha7 db7 cc7 ed7 me7 cf7 dg7 hh7")
             .unwrap();
         g
+    }
+
+    #[test]
+    fn fallback_takes_a_goal_and_otherwise_the_best_static_turn() {
+        // Gold's rabbit on b6 walks to b8.
+        let rows = [
+            " r  r  r", "  d  d  ", " R  e   ", "        ", "   E    ", "        ", "        ",
+            "        ",
+        ];
+        let pos = crate::board::notation::parse_side_and_board(&format!("g [{}]", rows.concat()))
+            .unwrap();
+        let game = Game::from_position(pos, 10);
+        let mut g = game.clone();
+        g.play(&fallback_turn(&game).unwrap()).unwrap();
+        assert_eq!(g.outcome().map(|o| o.winner), Some(Color::Gold));
+        // From the opening: the turn scores best of all, and the first
+        // legal turn (the old stand-in) scores lower.
+        let game = opening_game();
+        let eval = Evaluator::default();
+        let score = |g: &Game| -eval.evaluate(g.position());
+        let best = game
+            .legal_turns()
+            .iter()
+            .map(|t| -eval.evaluate(&t.apply(game.position())))
+            .max()
+            .unwrap();
+        let mut g = game.clone();
+        g.play(&fallback_turn(&game).unwrap()).unwrap();
+        assert_eq!(score(&g), best);
+        let mut g = game.clone();
+        g.play(&first_legal(&game).0).unwrap();
+        assert!(score(&g) < best, "the test cannot tell the two apart");
     }
 
     fn first_legal(game: &Game) -> (String, Turn) {

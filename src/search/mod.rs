@@ -226,21 +226,30 @@ impl Searcher {
         crate::eval::material::warm_up();
         // Ordered by a static look at each turn's result, so that even a
         // search stopped before its first iteration answers sensibly.
-        let mut moves: Vec<RootMove> = turns
-            .into_iter()
-            .map(|turn| {
-                let after = turn.apply(&root);
-                let eval = self.eval.evaluate(&after);
-                let may_win = after.has_goal(me) || after.rabbits(me.opp()).is_empty();
-                RootMove {
-                    turn,
-                    eval,
-                    may_win,
-                    score: -eval,
-                    reducible: false,
-                }
-            })
-            .collect();
+        // Scoring tens of thousands of turns takes long with a costly
+        // evaluation: a stop or the hard deadline ends it, and the turns
+        // scored so far stand (an overrun search must give its searcher
+        // back quickly, or the session's next `go` waits for it).
+        let hard =
+            TimeManager::new(start, limits.soft, limits.hard, &limits.time_params).hard_deadline();
+        let mut moves: Vec<RootMove> = Vec::with_capacity(turns.len());
+        for (i, turn) in turns.into_iter().enumerate() {
+            if i % ROOT_POLL == ROOT_POLL - 1
+                && (stop.load(Ordering::Relaxed) || hard.is_some_and(|d| Instant::now() >= d))
+            {
+                break;
+            }
+            let after = turn.apply(&root);
+            let eval = self.eval.evaluate(&after);
+            let may_win = after.has_goal(me) || after.rabbits(me.opp()).is_empty();
+            moves.push(RootMove {
+                turn,
+                eval,
+                may_win,
+                score: -eval,
+                reducible: false,
+            });
+        }
         let params = &self.config.search;
         if params.root_order || params.root_reduce > 0 {
             order_root_by_model(&root, game, &mut moves, params);
@@ -341,6 +350,33 @@ impl Searcher {
             pv: principal_variation(tt, &root, chosen),
         })
     }
+}
+
+/// Root turns scored between checks of the stop flag and the clock.
+const ROOT_POLL: usize = 256;
+
+/// The legal turn a one-turn static look prefers, for an answer that cannot
+/// wait for a search: one that wins by the rules, else the one whose result
+/// `eval` scores best for the mover (the first such in the generator's
+/// order). The search's root list starts from the same look.
+pub fn static_best_turn(game: &Game, eval: &Evaluator) -> Option<Turn> {
+    let root = game.position();
+    let me = root.side();
+    let mut best: Option<(i32, Turn)> = None;
+    for turn in game.legal_turns() {
+        let after = turn.apply(root);
+        if after.has_goal(me) || after.rabbits(me.opp()).is_empty() {
+            let mut g = game.clone();
+            if g.play_turn(&turn).is_ok() && g.outcome().is_some_and(|o| o.winner == me) {
+                return Some(turn);
+            }
+        }
+        let score = -eval.evaluate(&after);
+        if best.as_ref().is_none_or(|(b, _)| score > *b) {
+            best = Some((score, turn));
+        }
+    }
+    best.map(|(_, turn)| turn)
 }
 
 /// Ranks the root list by the learned ordering model: sorted by it when
@@ -902,6 +938,26 @@ mod tests {
         });
         // Generous: the point is that it ends at all.
         assert!(t0.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_stop_before_the_search_ends_the_root_scoring_early() {
+        // Stopped before it starts: only the first `ROOT_POLL - 1` turns
+        // are scored, and the answer is the best of those, not of all.
+        let game = after_setups();
+        let turns = game.legal_turns();
+        let eval = Evaluator::default();
+        let root = game.position();
+        let score = |t: &Turn| -eval.evaluate(&t.apply(root));
+        let early = turns[..ROOT_POLL - 1].iter().map(score).max().unwrap();
+        let all = turns.iter().map(score).max().unwrap();
+        assert!(all > early, "the test cannot tell the two apart");
+        let stop = AtomicBool::new(true);
+        let r = sized(8)
+            .search(&game, &Limits::default(), &stop, &mut |_| {})
+            .unwrap();
+        assert!(turns[..ROOT_POLL - 1].contains(&r.best), "{:?}", r.best);
+        assert_eq!(score(&r.best), early);
     }
 
     #[test]
