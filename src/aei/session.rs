@@ -905,8 +905,10 @@ impl<S: SearchBackend> Engine<S> {
     /// Waits for an interrupted search to hand the searcher back; its
     /// stop flag is already up, so this is the search's stop latency.
     /// Past [`STOP_WAIT`], a waiting `quit` or end of input ends the wait
-    /// (false) rather than be held up by a search that does not stop.
-    fn reclaim_searcher(&mut self) -> bool {
+    /// ([`Reclaim::Gone`]) rather than be held up by a search that does not
+    /// stop; past `answer_at` (a `go`'s answer deadline) it ends too
+    /// ([`Reclaim::Late`]), so that the answer owed goes out in time.
+    fn reclaim_searcher(&mut self, answer_at: Option<Instant>) -> Reclaim {
         let start = Instant::now();
         let mut quitting = false;
         while self.searcher.is_none() {
@@ -915,15 +917,22 @@ impl<S: SearchBackend> Engine<S> {
                 self.searcher = Some(self.make_searcher());
                 break;
             }
-            let waited = start.elapsed();
+            let now = Instant::now();
+            let waited = now - start;
             if quitting && waited >= STOP_WAIT {
-                return false;
+                return Reclaim::Gone;
             }
-            let wait = if quitting {
+            if answer_at.is_some_and(|t| now >= t) {
+                return Reclaim::Late;
+            }
+            let mut wait = if quitting {
                 STOP_WAIT - waited
             } else {
                 Duration::from_secs(1)
             };
+            if let Some(t) = answer_at {
+                wait = wait.min(t - now);
+            }
             match self.events.recv_timeout(wait) {
                 Ok(Event::SearchDone(f)) => self.on_finished(*f),
                 Ok(ev) => {
@@ -936,11 +945,11 @@ impl<S: SearchBackend> Engine<S> {
                         start.elapsed()
                     );
                 }
-                Err(RecvTimeoutError::Disconnected) => return false,
+                Err(RecvTimeoutError::Disconnected) => return Reclaim::Gone,
             }
         }
         log::debug!("searcher back after {:?}", start.elapsed());
-        true
+        Reclaim::Ready
     }
 
     fn start_search(&mut self, kind: SearchKind, at: Instant) {
@@ -949,17 +958,35 @@ impl<S: SearchBackend> Engine<S> {
             log::debug!("the last search is still stopping: not pondering");
             return;
         }
-        if !self.reclaim_searcher() {
-            return;
+        let side = self.game.side();
+        let plan = (kind == SearchKind::Go)
+            .then(|| self.clock.start_turn(side, self.game.move_number(), at));
+        // A `go` owes its answer by its deadline even while a stopped
+        // search still holds the searcher.
+        let answer_at = plan.as_ref().and_then(|p| {
+            let now = Instant::now();
+            let sched = schedule(&p.budget, p.spent(now), &self.clock.params);
+            sched.answer_by.and_then(|d| now.checked_add(d))
+        });
+        match self.reclaim_searcher(answer_at) {
+            Reclaim::Ready => {}
+            Reclaim::Gone => return,
+            Reclaim::Late => {
+                self.out.warning(
+                    "the last search has not stopped by this move's deadline; \
+                     answering with the best turn by a static look",
+                );
+                let game = self.game.clone();
+                self.send_bestmove(fallback_turn(&game), &game, plan.as_ref());
+                return;
+            }
         }
         let Some(mut searcher) = self.searcher.take() else {
             return;
         };
-        let side = self.game.side();
         let now = Instant::now();
-        let (plan, sched) = match kind {
-            SearchKind::Go => {
-                let plan = self.clock.start_turn(side, self.game.move_number(), at);
+        let (plan, sched) = match plan {
+            Some(plan) => {
                 let spent = plan.spent(now);
                 let sched = schedule(&plan.budget, spent, &self.clock.params);
                 log::debug!(
@@ -972,7 +999,7 @@ impl<S: SearchBackend> Engine<S> {
                 );
                 (Some(plan), sched)
             }
-            SearchKind::Ponder => (None, Default::default()),
+            None => (None, Default::default()),
         };
         let limits = Limits {
             soft: sched.soft,
@@ -1097,6 +1124,16 @@ impl<S: SearchBackend> Engine<S> {
                 .end_turn(game.side(), plan.spent(Instant::now()), false);
         }
     }
+}
+
+/// How a wait for the searcher ended.
+enum Reclaim {
+    /// The searcher is back.
+    Ready,
+    /// The answer deadline came first.
+    Late,
+    /// `quit`, end of input, or the search thread is gone.
+    Gone,
 }
 
 /// `quit` or end of input: a wait must not hold them up.
@@ -1498,6 +1535,29 @@ mod tests {
         // When the search does return, no second answer.
         let rest = s.quiet(2.2);
         assert!(rest.iter().all(|l| !l.starts_with("bestmove")), "{rest:?}");
+    }
+
+    #[test]
+    fn a_go_behind_an_overrunning_search_is_answered_in_time() {
+        // The first search overruns and is answered for at its deadline,
+        // but its thread runs on for 2 s holding the searcher; the next
+        // `go` must not wait for it past its own deadline.
+        let mut s = Live::start::<Stubborn>();
+        s.send(OPENING);
+        s.send("setoption name tcmove value 0.5");
+        s.send("setoption name tcreserve value 0");
+        s.send("go");
+        let got = s.until("bestmove", 5.0);
+        let first = Live::bestmoves(&got)[0].clone();
+        s.send(&format!("makemove {first}"));
+        let sent = s.send("go");
+        let got = s.until("bestmove", 5.0);
+        let took = got.last().unwrap().0 - sent;
+        eprintln!("answer behind an overrunning search after {took:?} (deadline 0.5 s)");
+        assert!(took < Duration::from_millis(1200), "{took:?}");
+        let mut g = opening_game();
+        g.play(&first).unwrap();
+        g.play(&Live::bestmoves(&got)[0]).unwrap();
     }
 
     #[test]
