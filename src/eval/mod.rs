@@ -76,8 +76,12 @@ crate::settings::table! {
         /// one).
         threat_second_pct: i32 = 50, WEIGHT_RANGE;
         /// Share of the most valuable of our pieces the opponent threatens to
-        /// take with one push or pull (saving it costs steps).
-        threat_first_pct: i32 = 10, WEIGHT_RANGE;
+        /// take with one push or pull (saving it costs steps, and it is not
+        /// always possible). At 10 a leaf charged only a tenth of a piece
+        /// it could not save, so the search gave rabbits away to push the
+        /// capture past its horizon; 40 against 10 scored 75-52 in 127
+        /// games, +63.6 Elo [+2.5, +124.7] (docs/experiments.md, stop 18).
+        threat_first_pct: i32 = 40, WEIGHT_RANGE;
         /// Steps the side to move's capture term looks ahead: 2 (or less)
         /// is one push or pull (a cheap exact test); 3 or 4 asks the full
         /// capture detector (`tactics::capture`) for captures within that
