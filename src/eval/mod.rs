@@ -68,12 +68,6 @@ crate::settings::table! {
         rabbit_crowd_pct: i32 = 0, WEIGHT_RANGE;
         /// The enemy force at and below which advancement counts in full.
         rabbit_crowd_knee: i32 = 11, 0..=24;
-        /// A rabbit on its fourth rank or beyond with an enemy officer within two
-        /// steps and no friendly officer as strong within two steps: it
-        /// can be pulled and pushed about towards an enemy trap, which is
-        /// how Sharp took aamir's forward rabbits a turn apart
-        /// (docs/experiments.md, stop 20); per such rabbit (0 = off).
-        rabbit_exposed: i32 = 0, WEIGHT_RANGE;
         /// Share (percent) of the best piece the side to move can capture
         /// with one push or pull, counted as if won.
         capture_now_pct: i32 = 60, WEIGHT_RANGE;
@@ -228,7 +222,6 @@ impl Evaluator {
             adv += w.rabbit_rank[rel as usize];
         }
         s += adv * scale / 100;
-        s -= w.rabbit_exposed * exposed_rabbits(pos, c) as i32;
         // Frozen pieces.
         let frozen = pos.frozen(c);
         for k in Kind::ALL {
@@ -309,28 +302,6 @@ fn capturable(pos: &Position, attacker: Color, reach: u8) -> Bitboard {
     }
 }
 
-/// `c`'s rabbits on their fourth rank or beyond that an
-/// enemy officer stands within two steps of, with no officer of `c` at
-/// least as strong within two steps.
-fn exposed_rabbits(pos: &Position, c: Color) -> u32 {
-    let forward = pos.rabbits(c) & geometry::rel_ranks(c, 3, 6);
-    if forward.is_empty() {
-        return 0;
-    }
-    let enemy = pos.occupied_by(c.opp()).and_not(pos.rabbits(c.opp()));
-    let friends = pos.occupied_by(c).and_not(pos.rabbits(c));
-    let mut n = 0;
-    for sq in forward {
-        let near = geometry::disk(2, sq);
-        let attackers = enemy & near;
-        if attackers.any() && strongest(pos, c, friends & near) < strongest(pos, c.opp(), attackers)
-        {
-            n += 1;
-        }
-    }
-    n
-}
-
 /// Strength (kind index + 1) of the strongest piece of `c` in `set`, 0 if none.
 #[inline]
 fn strongest(pos: &Position, c: Color, set: Bitboard) -> i32 {
@@ -354,57 +325,6 @@ mod tests {
     use super::*;
     use crate::board::Square;
     use crate::board::notation::parse_side_and_board;
-
-    #[test]
-    fn a_forward_rabbit_near_an_enemy_officer_without_support_is_exposed() {
-        // Gold rabbit d5, silver dog d7 two steps away.
-        let lone = test_pos([
-            "        ", "   d    ", "        ", "   R    ", "        ", "        ", "        ",
-            "    E  r",
-        ]);
-        assert_eq!(exposed_rabbits(&lone, Color::Gold), 1);
-        // A gold horse next to it outranks the dog: supported.
-        let horse = test_pos([
-            "        ", "   d    ", "        ", "   RH   ", "        ", "        ", "        ",
-            "    E  r",
-        ]);
-        assert_eq!(exposed_rabbits(&horse, Color::Gold), 0);
-        // A gold cat does not outrank the dog.
-        let cat = test_pos([
-            "        ", "   d    ", "        ", "   RC   ", "        ", "        ", "        ",
-            "    E  r",
-        ]);
-        assert_eq!(exposed_rabbits(&cat, Color::Gold), 1);
-        // On its third rank (d3) a rabbit is not forward yet; a silver
-        // rabbit is no attacker; three steps away is out of reach.
-        let back = test_pos([
-            "        ", "        ", "        ", "   d    ", "        ", "   R    ", "        ",
-            "    E  r",
-        ]);
-        assert_eq!(exposed_rabbits(&back, Color::Gold), 0);
-        let rabbit = test_pos([
-            "        ", "   r    ", "        ", "   R    ", "        ", "        ", "        ",
-            "    E  r",
-        ]);
-        assert_eq!(exposed_rabbits(&rabbit, Color::Gold), 0);
-        let far = test_pos([
-            "   d    ", "        ", "        ", "   R    ", "        ", "        ", "        ",
-            "    E  r",
-        ]);
-        assert_eq!(exposed_rabbits(&far, Color::Gold), 0);
-        // Silver mirrors gold: its rabbit on e5 (its fourth rank) with the
-        // gold elephant on e3.
-        let silver = test_pos([
-            "        ", "        ", "        ", "    r   ", "        ", "    E   ", "        ",
-            "       R",
-        ]);
-        assert_eq!(exposed_rabbits(&silver, Color::Silver), 1);
-        // The weight charges it.
-        let mut e = Evaluator::default();
-        let before = e.evaluate(&lone);
-        e.w.rabbit_exposed = 25;
-        assert_eq!(e.evaluate(&lone), before - 25);
-    }
 
     #[test]
     fn symmetric_opening_is_even_apart_from_tempo() {
