@@ -11,7 +11,7 @@ use super::legality::{CheckedTurn, check_move, check_setup, check_steps};
 use super::notation::{format_setup, parse_move};
 use super::position::{Outcome, Position};
 use super::turn::Turn;
-use super::turngen::{History, generate_turns};
+use super::turngen::{History, generate_turns, has_turn};
 use super::types::Color;
 
 /// Where the game stands.
@@ -145,7 +145,10 @@ impl Game {
         if self.phase != Phase::Play || self.outcome.is_some() {
             return Vec::new();
         }
-        generate_turns(&self.pos, |h| self.occurrences(h) >= 2)
+        // No turn can be a third repetition until some position has stood
+        // twice; until then the tens of thousands of lookups are skipped.
+        let any_twice = self.counts.values().any(|&n| n >= 2);
+        generate_turns(&self.pos, |h| any_twice && self.occurrences(h) >= 2)
     }
 
     /// Checks and plays a setup or a move given in notation. On error the
@@ -235,7 +238,7 @@ impl Game {
             if !self.counts.values().any(|&n| n >= 2) {
                 return false;
             }
-            generate_turns(p, |h| self.occurrences(h) >= 2).is_empty()
+            !has_turn(p, |h| self.occurrences(h) >= 2)
         })
     }
 }

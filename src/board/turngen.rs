@@ -280,13 +280,65 @@ fn count_dfs_unmake(pos: &mut Position, table: &mut SeenTable, nodes: &mut u64) 
 /// `repeated` says whether a resulting position (hash with the opponent to
 /// move) would be a third occurrence; such turns are left out.
 pub fn generate_turns(pos: &Position, repeated: impl Fn(u64) -> bool) -> Vec<Turn> {
-    let mut table = SeenTable::new();
-    table.visit(pos.hash(), pos.steps_left());
-    let mut out = Vec::new();
-    let mut path = Vec::with_capacity(4);
-    gen_dfs(pos, &mut table, &mut path, &mut out);
-    out.retain(|t| !repeated(t.hash));
-    out
+    with_table(|table| {
+        table.visit(pos.hash(), pos.steps_left());
+        let mut out = Vec::new();
+        let mut path = Vec::with_capacity(4);
+        gen_dfs(pos, table, &mut path, &mut out);
+        out.retain(|t| !repeated(t.hash));
+        out
+    })
+}
+
+/// Whether the side to move has a legal turn whose result `repeated` does
+/// not refuse: [`generate_turns`] not empty, but stopping at the first such
+/// turn (the end-of-game check asks this after every turn of a game in
+/// which some position has occurred twice).
+pub fn has_turn(pos: &Position, repeated: impl Fn(u64) -> bool) -> bool {
+    with_table(|table| {
+        table.visit(pos.hash(), pos.steps_left());
+        any_turn_dfs(pos, table, &repeated)
+    })
+}
+
+fn any_turn_dfs(pos: &Position, table: &mut SeenTable, repeated: &impl Fn(u64) -> bool) -> bool {
+    let mut list = ActionList::new();
+    generate_actions(pos, &mut list);
+    for &a in list.as_slice() {
+        let mut child = pos.clone();
+        child.apply_action(a);
+        let k = child.steps_left();
+        let v = table.visit(child.hash(), k);
+        if v == Visit::Known {
+            continue;
+        }
+        if v == Visit::New && !repeated(child.hash() ^ zobrist::SIDE) {
+            return true;
+        }
+        if k > 0 && any_turn_dfs(&child, table, repeated) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Runs `f` with this thread's turn table, cleared. Turn generation runs at
+/// every root and after every turn of a game; a table grown once and kept
+/// saves allocating, zeroing and regrowing tens of thousands of slots each
+/// time.
+fn with_table<R>(f: impl FnOnce(&mut SeenTable) -> R) -> R {
+    thread_local! {
+        static TABLE: std::cell::RefCell<SeenTable> = std::cell::RefCell::new(SeenTable::new());
+    }
+    TABLE.with(|t| match t.try_borrow_mut() {
+        Ok(mut table) => {
+            table.clear();
+            f(&mut table)
+        }
+        // Only a generation nested inside another (a `repeated` that
+        // generates turns itself) gets here: it gets a table of its own.
+        Err(_) => f(&mut SeenTable::new()),
+    })
 }
 
 fn gen_dfs(pos: &Position, table: &mut SeenTable, path: &mut Vec<Action>, out: &mut Vec<Turn>) {
@@ -316,3 +368,31 @@ fn gen_dfs(pos: &Position, table: &mut SeenTable, path: &mut Vec<Action>, out: &
 
 /// Occurrence counts of turn-start positions (board and side to move).
 pub type History = HashMap<u64, u8>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `has_turn` answers as "does `generate_turns` find one" does, however
+    /// many of the turns `repeated` refuses: none, all, all but one.
+    #[test]
+    fn has_turn_agrees_with_generating_every_turn() {
+        let mut pos = Position::standard_opening();
+        let mut state = 11u64;
+        for ply in 0..24 {
+            let turns = generate_turns(&pos, |_| false);
+            assert!(!turns.is_empty());
+            assert!(has_turn(&pos, |_| false));
+            assert!(!has_turn(&pos, |_| true), "ply {ply}: every turn refused");
+            for keep in [0, turns.len() / 2, turns.len() - 1] {
+                let only = turns[keep].hash;
+                assert!(has_turn(&pos, |h| h != only), "ply {ply}: turn {keep} left");
+                assert_eq!(generate_turns(&pos, |h| h != only).len(), 1);
+            }
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            pos = turns[(state >> 33) as usize % turns.len()].apply(&pos);
+        }
+    }
+}
