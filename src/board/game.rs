@@ -247,6 +247,7 @@ impl Game {
 mod tests {
     use super::*;
     use crate::board::stepgen::Action;
+    use crate::board::turn::TurnActions;
     use crate::board::types::Square;
 
     fn opening() -> Game {
@@ -275,11 +276,11 @@ mod tests {
         let game = opening();
         // A rabbit step from a square that is empty at the opening.
         let stray = Turn {
-            actions: vec![Action::single(sq("d4"), sq("d5"))],
+            actions: TurnActions::from_slice(&[Action::single(sq("d4"), sq("d5"))]).unwrap(),
             hash: 0,
         };
         assert_eq!(
-            Turn::from_actions(game.position(), stray.actions.clone()),
+            Turn::from_actions(game.position(), stray.actions.to_vec()),
             None
         );
         let mut g = game.clone();

@@ -19,6 +19,6 @@ pub use error::{IllegalReason, MoveError, NotationError};
 pub use game::{Game, Phase, Played};
 pub use position::{Capture, EndReason, Outcome, Position, STEPS_PER_TURN};
 pub use stepgen::{Action, ActionKind, ActionList, Step, Undo};
-pub use turn::{Turn, pv_notation};
+pub use turn::{Turn, TurnActions, pv_notation};
 pub use turngen::TurnCount;
 pub use types::{Color, Dir, Kind, Piece, Square};

@@ -10,8 +10,8 @@
 
 use super::bitboard::{Bitboard, NEAR_TRAP, NO_TRAP, adjacent};
 use super::position::Position;
-use super::stepgen::{Action, ActionList, generate_actions, mobile_by_kind};
-use super::turn::Turn;
+use super::stepgen::{ActionList, generate_actions, mobile_by_kind};
+use super::turn::{Turn, TurnActions};
 use super::types::{Color, Kind, Piece, Square};
 use super::zobrist;
 use std::collections::HashMap;
@@ -283,8 +283,7 @@ pub fn generate_turns(pos: &Position, repeated: impl Fn(u64) -> bool) -> Vec<Tur
     with_table(|table| {
         table.visit(pos.hash(), pos.steps_left());
         let mut out = Vec::new();
-        let mut path = Vec::with_capacity(4);
-        gen_dfs(pos, table, &mut path, &mut out);
+        gen_dfs(&mut pos.clone(), table, TurnActions::default(), &mut out);
         out.retain(|t| !repeated(t.hash));
         out
     })
@@ -341,28 +340,30 @@ fn with_table<R>(f: impl FnOnce(&mut SeenTable) -> R) -> R {
     })
 }
 
-fn gen_dfs(pos: &Position, table: &mut SeenTable, path: &mut Vec<Action>, out: &mut Vec<Turn>) {
+fn gen_dfs(pos: &mut Position, table: &mut SeenTable, path: TurnActions, out: &mut Vec<Turn>) {
+    // Make and unmake on one board, as the counting walk does: cheaper than
+    // copying the board for every child.
     let mut list = ActionList::new();
     generate_actions(pos, &mut list);
     for &a in list.as_slice() {
-        let mut child = pos.clone();
-        child.apply_action(a);
-        let k = child.steps_left();
-        let v = table.visit(child.hash(), k);
-        if v == Visit::Known {
-            continue;
+        let undo = pos.make_action(a);
+        let k = pos.steps_left();
+        let v = table.visit(pos.hash(), k);
+        if v != Visit::Known {
+            // Never full: each action takes a step and `k` counts those left.
+            let mut next = path;
+            next.push(a).expect("at most four actions in a turn");
+            if v == Visit::New {
+                out.push(Turn {
+                    actions: next,
+                    hash: pos.hash() ^ zobrist::SIDE,
+                });
+            }
+            if k > 0 {
+                gen_dfs(pos, table, next, out);
+            }
         }
-        path.push(a);
-        if v == Visit::New {
-            out.push(Turn {
-                actions: path.clone(),
-                hash: child.hash() ^ zobrist::SIDE,
-            });
-        }
-        if k > 0 {
-            gen_dfs(&child, table, path, out);
-        }
-        path.pop();
+        pos.unmake_action(undo);
     }
 }
 
