@@ -24,8 +24,8 @@ pub struct Turn {
 
 /// The actions of one turn, held inline: every action takes at least one
 /// of the turn's four steps, so there are at most four. Root lists hold
-/// tens of thousands of turns; one heap block each cost the turn generator
-/// about a tenth of its time in allocation.
+/// tens of thousands of turns; with one heap block each, `malloc` and
+/// `free` took about 8% of `aamir gen`'s time (perf).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct TurnActions {
     /// The actions in playing order, then `Action::NONE` in every unused
