@@ -130,6 +130,12 @@ impl Game {
         self.counts.get(&hash).copied().unwrap_or(0)
     }
 
+    /// Whether some turn-start position has stood twice: until one has, no
+    /// turn can be a third repetition.
+    fn any_position_twice(&self) -> bool {
+        self.counts.values().any(|&n| n >= 2)
+    }
+
     /// The turn-start occurrence counts, for the search's repetition checks.
     pub fn history(&self) -> &History {
         &self.counts
@@ -145,9 +151,8 @@ impl Game {
         if self.phase != Phase::Play || self.outcome.is_some() {
             return Vec::new();
         }
-        // No turn can be a third repetition until some position has stood
-        // twice; until then the tens of thousands of lookups are skipped.
-        let any_twice = self.counts.values().any(|&n| n >= 2);
+        // Until then the tens of thousands of lookups are skipped.
+        let any_twice = self.any_position_twice();
         generate_turns(&self.pos, |h| any_twice && self.occurrences(h) >= 2)
     }
 
@@ -233,9 +238,9 @@ impl Game {
             if !p.has_any_step() {
                 return true;
             }
-            // Only generate every turn when some position has already
-            // occurred twice: otherwise no turn can be a third repetition.
-            if !self.counts.values().any(|&n| n >= 2) {
+            // Only look for a turn that is not a third repetition when
+            // some position has already occurred twice.
+            if !self.any_position_twice() {
                 return false;
             }
             !has_turn(p, |h| self.occurrences(h) >= 2)

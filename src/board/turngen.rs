@@ -15,6 +15,7 @@ use super::turn::{Turn, TurnActions};
 use super::types::{Color, Kind, Piece, Square};
 use super::zobrist;
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 /// An open-addressing set of position hashes, each with the most steps left
 /// it has been expanded with. Entries pack the hash's upper 61 bits with
@@ -280,13 +281,14 @@ fn count_dfs_unmake(pos: &mut Position, table: &mut SeenTable, nodes: &mut u64) 
 /// `repeated` says whether a resulting position (hash with the opponent to
 /// move) would be a third occurrence; such turns are left out.
 pub fn generate_turns(pos: &Position, repeated: impl Fn(u64) -> bool) -> Vec<Turn> {
-    with_table(|table| {
-        table.visit(pos.hash(), pos.steps_left());
-        let mut out = Vec::new();
-        gen_dfs(&mut pos.clone(), table, TurnActions::default(), &mut out);
-        out.retain(|t| !repeated(t.hash));
-        out
-    })
+    let mut out = Vec::new();
+    let _ = walk_turns(pos, &mut |actions, hash| {
+        if !repeated(hash) {
+            out.push(Turn { actions, hash });
+        }
+        ControlFlow::Continue(())
+    });
+    out
 }
 
 /// Whether the side to move has a legal turn whose result `repeated` does
@@ -294,31 +296,27 @@ pub fn generate_turns(pos: &Position, repeated: impl Fn(u64) -> bool) -> Vec<Tur
 /// turn (the end-of-game check asks this after every turn of a game in
 /// which some position has occurred twice).
 pub fn has_turn(pos: &Position, repeated: impl Fn(u64) -> bool) -> bool {
-    with_table(|table| {
-        table.visit(pos.hash(), pos.steps_left());
-        any_turn_dfs(pos, table, &repeated)
+    walk_turns(pos, &mut |_, hash| {
+        if repeated(hash) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
     })
+    .is_break()
 }
 
-fn any_turn_dfs(pos: &Position, table: &mut SeenTable, repeated: &impl Fn(u64) -> bool) -> bool {
-    let mut list = ActionList::new();
-    generate_actions(pos, &mut list);
-    for &a in list.as_slice() {
-        let mut child = pos.clone();
-        child.apply_action(a);
-        let k = child.steps_left();
-        let v = table.visit(child.hash(), k);
-        if v == Visit::Known {
-            continue;
-        }
-        if v == Visit::New && !repeated(child.hash() ^ zobrist::SIDE) {
-            return true;
-        }
-        if k > 0 && any_turn_dfs(&child, table, repeated) {
-            return true;
-        }
-    }
-    false
+/// Calls `visit` once for each distinct turn, in the generator's order,
+/// with its actions and the hash it leaves (opponent to move), until
+/// `visit` breaks.
+fn walk_turns(
+    pos: &Position,
+    visit: &mut impl FnMut(TurnActions, u64) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    with_table(|table| {
+        table.visit(pos.hash(), pos.steps_left());
+        walk_dfs(&mut pos.clone(), table, TurnActions::default(), visit)
+    })
 }
 
 /// Runs `f` with this thread's turn table, cleared. Turn generation runs at
@@ -340,7 +338,12 @@ fn with_table<R>(f: impl FnOnce(&mut SeenTable) -> R) -> R {
     })
 }
 
-fn gen_dfs(pos: &mut Position, table: &mut SeenTable, path: TurnActions, out: &mut Vec<Turn>) {
+fn walk_dfs(
+    pos: &mut Position,
+    table: &mut SeenTable,
+    path: TurnActions,
+    visit: &mut impl FnMut(TurnActions, u64) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     // Make and unmake on one board, as the counting walk does: cheaper than
     // copying the board for every child.
     let mut list = ActionList::new();
@@ -349,22 +352,22 @@ fn gen_dfs(pos: &mut Position, table: &mut SeenTable, path: TurnActions, out: &m
         let undo = pos.make_action(a);
         let k = pos.steps_left();
         let v = table.visit(pos.hash(), k);
+        let mut flow = ControlFlow::Continue(());
         if v != Visit::Known {
             // Never full: each action takes a step and `k` counts those left.
             let mut next = path;
             next.push(a).expect("at most four actions in a turn");
             if v == Visit::New {
-                out.push(Turn {
-                    actions: next,
-                    hash: pos.hash() ^ zobrist::SIDE,
-                });
+                flow = visit(next, pos.hash() ^ zobrist::SIDE);
             }
-            if k > 0 {
-                gen_dfs(pos, table, next, out);
+            if flow.is_continue() && k > 0 {
+                flow = walk_dfs(pos, table, next, visit);
             }
         }
         pos.unmake_action(undo);
+        flow?;
     }
+    ControlFlow::Continue(())
 }
 
 /// Occurrence counts of turn-start positions (board and side to move).
