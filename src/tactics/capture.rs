@@ -26,7 +26,7 @@
 //! sequence.
 
 use super::plan::{ActionParts, FailTable, Needs};
-use super::threats::{capture_bound, capture_candidates, manhattan, trap_bound};
+use super::threats::{capture_bound, capture_candidates_among, manhattan, trap_bound};
 use crate::board::STEPS_PER_TURN;
 use crate::board::bitboard::adjacent;
 use crate::board::stepgen::generate_actions;
@@ -241,11 +241,21 @@ impl CaptureSearch {
 /// it has at most its steps left; otherwise it is given a fresh turn, which
 /// is how the search sees what the opponent threatens next turn.
 pub fn capture_threats(pos: &Position, attacker: Color, steps: u8) -> CaptureSet {
+    capture_threats_among(pos, attacker, steps, Bitboard::ALL)
+}
+
+/// [`capture_threats`] for the enemy pieces on `victims` only.
+pub fn capture_threats_among(
+    pos: &Position,
+    attacker: Color,
+    steps: u8,
+    victims: Bitboard,
+) -> CaptureSet {
     let budget = attacker_budget(pos, attacker, steps);
     let mut set = CaptureSet::default();
     // The filter reads only the board, so most queries end here without a
     // copy of the position.
-    let cands = capture_candidates(pos, attacker, budget);
+    let cands = capture_candidates_among(pos, attacker, budget, victims);
     if cands.is_empty() {
         return set;
     }
@@ -274,6 +284,7 @@ mod tests {
     use super::*;
     use crate::tactics::diagram as pos;
     use crate::tactics::oracle::capture_threats_brute;
+    use crate::tactics::threats::capture_candidates;
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
@@ -350,5 +361,30 @@ mod tests {
         );
         // Gold itself has no captures.
         assert!(check(&p, Color::Gold, 4).is_empty());
+    }
+
+    #[test]
+    fn a_victim_mask_keeps_exactly_the_masked_captures() {
+        // Pieces crowded around the traps, so that captures are common; the
+        // masked answer must be the full answer cut to the mask, steps and
+        // all.
+        let mut masked_found = 0;
+        for p in crate::tactics::random::random_mutated_positions(5, 400, true) {
+            for a in Color::BOTH {
+                let full = capture_threats(&p, a, 4);
+                let en = p.occupied_by(a.opp());
+                let valuable =
+                    en.and_not(p.rabbits(a.opp()) | p.kind_bb(a.opp(), crate::board::Kind::Cat));
+                let got = capture_threats_among(&p, a, 4, valuable);
+                let want: Vec<_> = full
+                    .entries()
+                    .into_iter()
+                    .filter(|(sq, _)| valuable.contains(*sq))
+                    .collect();
+                assert_eq!(got.entries(), want);
+                masked_found += want.len();
+            }
+        }
+        assert!(masked_found > 20, "only {masked_found} masked captures");
     }
 }
