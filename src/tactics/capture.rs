@@ -8,7 +8,7 @@
 //! the trap it stands on. That gives a lower bound per victim and trap that
 //! is never too high: two steps for each square the victim must travel and
 //! for each other enemy piece next to (or on) the trap, since each push or
-//! pull displaces exactly one enemy piece. [`capture_candidates`] (in
+//! pull displaces exactly one enemy piece. [`capture_candidates`](super::threats::capture_candidates) (in
 //! [`super::threats`], with the other cheap filters) adds the distance of
 //! the nearest attacker strong enough (a frozen one counting one square
 //! farther). Most pieces fail these tests.
