@@ -144,6 +144,15 @@ fn check_report(out: &Path, s: &Value) {
     for external in ["http:", "https:", "<script", "<link", "<img", "url("] {
         assert!(!html.contains(external), "report.html loads `{external}`");
     }
+    // Material a game per engine, as the summary's totals over its games.
+    for (i, e) in s["engines"].as_array().unwrap().iter().enumerate() {
+        let games = e["games"].as_f64().unwrap().max(1.0);
+        for k in ["material_lost", "material_taken"] {
+            let got = figure_number(&html, &format!("e{i}.{k}"));
+            let want = e[k].as_f64().unwrap() / games;
+            assert!((got - want).abs() < 0.051, "e{i}.{k}: {got} vs {want}");
+        }
+    }
     for (i, p) in s["pairings"].as_array().unwrap().iter().enumerate() {
         let key = |k: &str| format!("p{i}.{k}");
         assert_eq!(figure(&html, &key("wins")), p["first_wins"].to_string());

@@ -11,8 +11,9 @@
 //! JavaScript and the build free of a plotting stack.
 //!
 //! The headline figures carry `data-figure` attributes (`p0.score`,
-//! `p0.elo`, `p0.elo_low`, `p0.elo_high`, `p0.wins`, `p0.losses`) so tests
-//! and scripts can read them back.
+//! `p0.elo`, `p0.elo_low`, `p0.elo_high`, `p0.wins`, `p0.losses`, and per
+//! engine `e0.material_lost`, `e0.material_taken`, a game) so tests and
+//! scripts can read them back.
 
 use super::result::{GameRecord, Side, Termination};
 use super::stats::{SprtDecision, estimate, fmt_elo};
@@ -719,8 +720,10 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
     for t in &used {
         let _ = write!(h, "<th>won by {0}</th><th>lost by {0}</th>", t.name());
     }
-    h.push_str("</tr>\n");
-    for e in &s.engines {
+    h.push_str(
+        "<th>material lost a game</th><th>material taken a game</th><th>s a move</th></tr>\n",
+    );
+    for (ei, e) in s.engines.iter().enumerate() {
         let _ = write!(
             h,
             "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
@@ -739,7 +742,19 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
                 get(&e.losses_by)
             );
         }
-        h.push_str("</tr>\n");
+        // Material in the notes' units (rabbit 1 ... elephant 9).
+        let per_game = |x: u32| f64::from(x) / f64::from(e.games.max(1));
+        let per_move = if e.timed_moves > 0 {
+            format!("{:.2}", e.seconds_used / f64::from(e.timed_moves))
+        } else {
+            "-".into()
+        };
+        let _ = writeln!(
+            h,
+            "<td class=\"n\" data-figure=\"e{ei}.material_lost\">{:.1}</td><td class=\"n\" data-figure=\"e{ei}.material_taken\">{:.1}</td><td class=\"n\">{per_move}</td></tr>",
+            per_game(e.material_lost),
+            per_game(e.material_taken)
+        );
     }
     h.push_str("</table>\n");
 

@@ -200,4 +200,43 @@ impl GameRecord {
             Side::Silver => &self.gold,
         }
     }
+
+    /// Material `side` lost to captures in this game, in the units the
+    /// strength notes use (rabbit 1, cat and dog 2, horse 3, camel 5,
+    /// elephant 9), read from the capture tokens (`Rf3x`) of every move:
+    /// a piece can fall on either side's turn, so the token's letter, not
+    /// the mover, says whose it was.
+    pub fn material_lost(&self, side: Side) -> u32 {
+        self.moves
+            .iter()
+            .flat_map(|m| m.text.split_whitespace())
+            .filter(|t| t.len() == 4 && t.ends_with('x'))
+            .filter_map(|t| t.chars().next())
+            .filter(|l| (side == Side::Gold) == l.is_ascii_uppercase())
+            .map(|l| match l.to_ascii_lowercase() {
+                'r' => 1,
+                'c' | 'd' => 2,
+                'h' => 3,
+                'm' => 5,
+                'e' => 9,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// Seconds `side` used over its timed moves (the opening file's moves
+    /// have no time), and how many such moves it made.
+    pub fn time_used(&self, side: Side) -> (f64, u32) {
+        let mut total = (0.0, 0);
+        for m in &self.moves {
+            let gold = m.label.ends_with(['g', 'w']);
+            if let Some(t) = m.used
+                && gold == (side == Side::Gold)
+            {
+                total.0 += t;
+                total.1 += 1;
+            }
+        }
+        total
+    }
 }

@@ -143,6 +143,19 @@ pub struct EngineSummary {
     pub losses: u32,
     pub losses_by: BTreeMap<String, u32>,
     pub wins_by: BTreeMap<String, u32>,
+    /// Material its pieces lost to captures over its games, and material it
+    /// took (rabbit 1, cat and dog 2, horse 3, camel 5, elephant 9): how a
+    /// match is lost shows here before it shows in the score. Absent in
+    /// older summaries.
+    #[serde(default)]
+    pub material_lost: u32,
+    #[serde(default)]
+    pub material_taken: u32,
+    /// Seconds it used over its timed moves, and how many those were.
+    #[serde(default)]
+    pub seconds_used: f64,
+    #[serde(default)]
+    pub timed_moves: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -252,12 +265,26 @@ pub fn figures(
                 losses: 0,
                 losses_by: BTreeMap::new(),
                 wins_by: BTreeMap::new(),
+                material_lost: 0,
+                material_taken: 0,
+                seconds_used: 0.0,
+                timed_moves: 0,
             };
             for g in games
                 .iter()
                 .filter(|g| g.gold == e.name || g.silver == e.name)
             {
                 s.games += 1;
+                let side = if g.gold == e.name {
+                    Side::Gold
+                } else {
+                    Side::Silver
+                };
+                s.material_lost += g.material_lost(side);
+                s.material_taken += g.material_lost(side.other());
+                let (t, n) = g.time_used(side);
+                s.seconds_used += t;
+                s.timed_moves += n;
                 let by = g.termination.name().to_string();
                 if g.winner_name() == e.name {
                     s.wins += 1;
@@ -407,6 +434,22 @@ pub fn report(s: &Summary) -> String {
                 format!(" (by {})", lost.join(", "))
             }
         ));
+        if e.games > 0 {
+            let per_game = |x: u32| f64::from(x) / f64::from(e.games);
+            out.push_str(&format!(
+                "  material a game: lost {:.1}, taken {:.1}{}\n",
+                per_game(e.material_lost),
+                per_game(e.material_taken),
+                if e.timed_moves > 0 {
+                    format!(
+                        "; {:.2} s a move",
+                        e.seconds_used / f64::from(e.timed_moves)
+                    )
+                } else {
+                    String::new()
+                }
+            ));
+        }
     }
     for n in &s.notes {
         out.push_str(&format!("note: engine {}: {}\n", n.engine, n.text));
@@ -427,4 +470,125 @@ pub fn report(s: &Summary) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::result::MoveRecord;
+
+    fn game(gold: &str, silver: &str, moves: &[(&str, &str, Option<f64>)]) -> GameRecord {
+        GameRecord {
+            id: 1,
+            round: 0,
+            pairing: 0,
+            opening: None,
+            gold: gold.into(),
+            silver: silver.into(),
+            winner: Side::Gold,
+            termination: Termination::Goal,
+            detail: String::new(),
+            moves: moves
+                .iter()
+                .map(|&(label, text, used)| MoveRecord {
+                    label: label.into(),
+                    text: text.into(),
+                    used,
+                    reserve: None,
+                })
+                .collect(),
+            final_label: "9s".into(),
+            attempted: None,
+            timecontrol: "1s/15s".into(),
+            start_unix: 0,
+            end_unix: 0,
+            seconds: 0.0,
+            fault: None,
+        }
+    }
+
+    fn engine(name: &str) -> EngineSpec {
+        EngineSpec {
+            name: name.into(),
+            command: vec!["x".into()],
+            dir: None,
+            options: Vec::new(),
+            tc: None,
+        }
+    }
+
+    #[test]
+    fn captures_are_charged_to_the_owner_of_the_piece_whoever_moved() {
+        // Gold loses a rabbit on its own move (its last guard stepped
+        // away) and a camel on silver's; silver loses a cat and a horse.
+        // Setup tokens (`Ra1`) and plain steps are not captures.
+        let g = game(
+            "a",
+            "b",
+            &[
+                ("1g", "Ra1 Rb1 Mc1", None),
+                ("1s", "ra8 hb8", None),
+                ("2g", "Dc2n Rc3x Ed5w cc6x", Some(1.0)),
+                ("2s", "ef5w Mf6x hf3s hf2x", Some(0.5)),
+                ("3g", "Ed4n", Some(2.0)),
+            ],
+        );
+        assert_eq!(g.material_lost(Side::Gold), 1 + 5);
+        assert_eq!(g.material_lost(Side::Silver), 2 + 3);
+        assert_eq!(g.time_used(Side::Gold), (3.0, 2));
+        assert_eq!(g.time_used(Side::Silver), (0.5, 1));
+    }
+
+    #[test]
+    fn engine_totals_follow_the_engine_across_colours() {
+        let config = MatchConfig {
+            engines: vec![engine("a"), engine("b")],
+            mode: Mode::RoundRobin,
+            games: 2,
+            tc: "1s/15s".into(),
+            turn_limit: None,
+            margin: 0.1,
+            ready_timeout: 15.0,
+            openings: None,
+            sprt: None,
+            event: "t".into(),
+        };
+        // `a` is gold in the first game and silver in the second; it loses
+        // an elephant (9) in the first and a dog (2) in the second, and
+        // takes a rabbit (1) in the second.
+        let games = [
+            game("a", "b", &[("2g", "Ef3x", Some(1.0))]),
+            game(
+                "b",
+                "a",
+                &[("2g", "Rc6x", Some(3.0)), ("2s", "dc3x", Some(2.0))],
+            ),
+        ];
+        let (_, engines) = figures(&config, &[(0, 1)], &games);
+        let a = &engines[0];
+        assert_eq!((a.material_lost, a.material_taken), (9 + 2, 1));
+        assert_eq!((a.seconds_used, a.timed_moves), (3.0, 2));
+        let b = &engines[1];
+        assert_eq!((b.material_lost, b.material_taken), (1, 9 + 2));
+        let summary = Summary {
+            format: FORMAT,
+            config,
+            shards: Vec::new(),
+            status: Status::Complete,
+            scheduled: 2,
+            played: 2,
+            aborted: 0,
+            concurrency: 1,
+            wall_seconds: 1.0,
+            pairings: Vec::new(),
+            engines,
+            notes: Vec::new(),
+            games: Vec::new(),
+        };
+        let text = report(&summary);
+        assert!(
+            text.contains("material a game: lost 5.5, taken 0.5; 1.50 s a move"),
+            "{text}"
+        );
+    }
 }
