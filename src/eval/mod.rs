@@ -91,13 +91,6 @@ crate::settings::table! {
         /// next turn within this many steps, so a piece left where the enemy
         /// takes it with a whole turn counts too.
         threat_reach: i32 = 2, 0..=4;
-        /// The capture and threat terms also count captures with all the
-        /// attacker's steps (the exact detector) of pieces of this kind
-        /// and stronger (1 cat ... 4 camel; 0 = off): a camel the enemy
-        /// elephant takes in three or four steps was invisible at the
-        /// leaf, and the search gave rabbits away to push its loss past
-        /// the horizon. Only valuable pieces, so the detector runs rarely.
-        threat_deep_kind: i32 = 0, 0..=5;
 
         // --- Knowledge terms (see `knowledge`); each is off at 0. ---
         // Off by default but for rabbit goal threats: with hand-set weights
@@ -189,11 +182,7 @@ impl Evaluator {
         let threat_reach = w.threat_reach.clamp(2, STEPS_PER_TURN as i32) as u8;
         let mut s = 0;
         if pos.steps_left() >= 2 {
-            let mut takes = capturable(pos, me, reach);
-            if w.threat_deep_kind > 0 && reach < pos.steps_left() {
-                takes |= deep_captures(pos, me, w.threat_deep_kind);
-            }
-            let best = takes
+            let best = capturable(pos, me, reach)
                 .filter_map(|sq| pos.piece_at(sq))
                 .map(|p| material::gain_of_capture(pos, me, p.kind()))
                 .max()
@@ -202,11 +191,7 @@ impl Evaluator {
         }
         // The two largest losses threatened.
         let (mut first, mut second) = (0, 0);
-        let mut threatened = capturable(pos, me.opp(), threat_reach);
-        if w.threat_deep_kind > 0 && threat_reach < STEPS_PER_TURN {
-            threatened |= deep_captures(pos, me.opp(), w.threat_deep_kind);
-        }
-        for sq in threatened {
+        for sq in capturable(pos, me.opp(), threat_reach) {
             if let Some(p) = pos.piece_at(sq) {
                 let loss = material::gain_of_capture(pos, me.opp(), p.kind());
                 if loss > first {
@@ -320,23 +305,6 @@ fn capturable(pos: &Position, attacker: Color, reach: u8) -> Bitboard {
     }
 }
 
-/// The enemy pieces of kind index `min_kind` and stronger that `attacker`
-/// can capture (within its steps left when it is to move, with a whole turn
-/// otherwise): the slow exact detector, asked about the few valuable pieces
-/// only, so it runs in few positions.
-fn deep_captures(pos: &Position, attacker: Color, min_kind: i32) -> Bitboard {
-    let mut victims = Bitboard::EMPTY;
-    for k in Kind::ALL {
-        if k.index() as i32 >= min_kind {
-            victims |= pos.kind_bb(attacker.opp(), k);
-        }
-    }
-    if victims.is_empty() {
-        return victims;
-    }
-    capture::capture_threats_among(pos, attacker, STEPS_PER_TURN, victims).squares()
-}
-
 /// Strength (kind index + 1) of the strongest piece of `c` in `set`, 0 if none.
 #[inline]
 fn strongest(pos: &Position, c: Color, set: Bitboard) -> i32 {
@@ -443,33 +411,6 @@ mod weight_tests {
         let mut short = gold.clone();
         short.set_steps_left(3);
         assert_eq!(far.evaluate(&short), near.evaluate(&short));
-    }
-
-    #[test]
-    fn deep_threats_count_only_the_valuable_pieces() {
-        use crate::board::notation::parse_side_and_board;
-        // The four-step capture with a silver camel on d4 instead of the cat.
-        let camel_rows = FOUR_STEP_CAPTURE.map(|r| r.replace('c', "m"));
-        let camel = |side: &str| {
-            parse_side_and_board(&format!("{side} [{}]", camel_rows.concat())).unwrap()
-        };
-        let cat = |side: &str| {
-            parse_side_and_board(&format!("{side} [{}]", FOUR_STEP_CAPTURE.concat())).unwrap()
-        };
-        let off = Evaluator::default();
-        let mut deep = Evaluator::default();
-        deep.w.threat_deep_kind = Kind::Horse.index() as i32;
-        // The camel: gold to move counts the capture, silver to move the
-        // threat, as the full reach would.
-        assert!(deep.evaluate(&camel("g")) - off.evaluate(&camel("g")) > 100);
-        assert!(deep.evaluate(&camel("s")) < off.evaluate(&camel("s")) - 100);
-        // The cat is below the kind asked about: nothing changes.
-        assert_eq!(deep.evaluate(&cat("g")), off.evaluate(&cat("g")));
-        assert_eq!(deep.evaluate(&cat("s")), off.evaluate(&cat("s")));
-        // Three steps left are too few for the camel's capture.
-        let mut short = camel("g");
-        short.set_steps_left(3);
-        assert_eq!(deep.evaluate(&short), off.evaluate(&short));
     }
 
     #[test]

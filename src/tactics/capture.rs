@@ -8,7 +8,7 @@
 //! the trap it stands on. That gives a lower bound per victim and trap that
 //! is never too high: two steps for each square the victim must travel and
 //! for each other enemy piece next to (or on) the trap, since each push or
-//! pull displaces exactly one enemy piece. [`capture_candidates`](super::threats::capture_candidates) (in
+//! pull displaces exactly one enemy piece. [`capture_candidates`] (in
 //! [`super::threats`], with the other cheap filters) adds the distance of
 //! the nearest attacker strong enough (a frozen one counting one square
 //! farther). Most pieces fail these tests.
@@ -26,7 +26,7 @@
 //! sequence.
 
 use super::plan::{ActionParts, FailTable, Needs};
-use super::threats::{capture_bound, capture_candidates_among, manhattan, trap_bound};
+use super::threats::{capture_bound, capture_candidates, manhattan, trap_bound};
 use crate::board::STEPS_PER_TURN;
 use crate::board::bitboard::adjacent;
 use crate::board::stepgen::generate_actions;
@@ -241,21 +241,11 @@ impl CaptureSearch {
 /// it has at most its steps left; otherwise it is given a fresh turn, which
 /// is how the search sees what the opponent threatens next turn.
 pub fn capture_threats(pos: &Position, attacker: Color, steps: u8) -> CaptureSet {
-    capture_threats_among(pos, attacker, steps, Bitboard::ALL)
-}
-
-/// [`capture_threats`] for the enemy pieces on `victims` only.
-pub fn capture_threats_among(
-    pos: &Position,
-    attacker: Color,
-    steps: u8,
-    victims: Bitboard,
-) -> CaptureSet {
     let budget = attacker_budget(pos, attacker, steps);
     let mut set = CaptureSet::default();
     // The filter reads only the board, so most queries end here without a
     // copy of the position.
-    let cands = capture_candidates_among(pos, attacker, budget, victims);
+    let cands = capture_candidates(pos, attacker, budget);
     if cands.is_empty() {
         return set;
     }
@@ -284,7 +274,6 @@ mod tests {
     use super::*;
     use crate::tactics::diagram as pos;
     use crate::tactics::oracle::capture_threats_brute;
-    use crate::tactics::threats::capture_candidates;
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
@@ -361,30 +350,5 @@ mod tests {
         );
         // Gold itself has no captures.
         assert!(check(&p, Color::Gold, 4).is_empty());
-    }
-
-    #[test]
-    fn a_victim_mask_keeps_exactly_the_masked_captures() {
-        // Pieces crowded around the traps, so that captures are common; the
-        // masked answer must be the full answer cut to the mask, steps and
-        // all.
-        let mut masked_found = 0;
-        for p in crate::tactics::random::random_mutated_positions(5, 400, true) {
-            for a in Color::BOTH {
-                let full = capture_threats(&p, a, 4);
-                let en = p.occupied_by(a.opp());
-                let valuable =
-                    en.and_not(p.rabbits(a.opp()) | p.kind_bb(a.opp(), crate::board::Kind::Cat));
-                let got = capture_threats_among(&p, a, 4, valuable);
-                let want: Vec<_> = full
-                    .entries()
-                    .into_iter()
-                    .filter(|(sq, _)| valuable.contains(*sq))
-                    .collect();
-                assert_eq!(got.entries(), want);
-                masked_found += want.len();
-            }
-        }
-        assert!(masked_found > 20, "only {masked_found} masked captures");
     }
 }
