@@ -603,6 +603,132 @@ fn sprt_stops_when_it_decides() {
     check_report(&out, &s);
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("SPRT log-likelihood ratio"), "the LLR chart");
+    // A decided test is not continued.
+    let o = aamir(&resume_args(&out, &[]));
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("already decided after 12 games"), "{err}");
+    assert_eq!(
+        summary(&out)["played"],
+        12,
+        "the refused resume changed nothing"
+    );
+}
+
+fn resume_args(out: &Path, extra: &[&str]) -> Vec<String> {
+    let mut a = vec!["match".to_string(), "--resume".into()];
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a.push("--out".into());
+    a.push(out.display().to_string());
+    a
+}
+
+fn resume_ok(out: &Path, extra: &[&str]) -> Value {
+    let o = aamir(&resume_args(out, extra));
+    assert!(
+        o.status.success(),
+        "aamir match --resume failed:\nstdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    summary(out)
+}
+
+fn resume_err(out: &Path, extra: &[&str]) -> String {
+    let o = aamir(&resume_args(out, extra));
+    assert!(!o.status.success(), "--resume {extra:?} should be refused");
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn ids(s: &Value) -> Vec<u64> {
+    games(s).iter().map(|g| g["id"].as_u64().unwrap()).collect()
+}
+
+#[test]
+fn a_match_resumes_and_extends_without_replaying_its_games() {
+    let out = out_dir("resume");
+    let first = run_ok(
+        &[simple_engine("random"), fake("fake", "--seed 4")],
+        &["--tc", "1s/2s", "--games", "2", "--max-turns", "4"],
+        &out,
+    );
+    assert_eq!(first["status"], "complete");
+    let err = resume_err(&out, &[]);
+    assert!(err.contains("all 2 games"), "{err}");
+    let err = resume_err(&out, &["--games", "1"]);
+    assert!(err.contains("can only be extended"), "{err}");
+    let err = resume_err(&out, &["--tc", "1s/2s"]);
+    assert!(err.contains("cannot be used with"), "{err}");
+
+    let s = resume_ok(&out, &["--games", "4"]);
+    assert_eq!(s["status"], "complete");
+    assert_eq!(s["played"], 4);
+    assert_eq!(s["config"]["games"], 4);
+    assert_eq!(ids(&s), vec![1, 2, 3, 4]);
+    // The first run's games are kept as they were, not played again.
+    assert_eq!(games(&s)[..2], games(&first)[..]);
+    let p = &s["pairings"][0];
+    assert_eq!(
+        p["first_wins"].as_u64().unwrap() + p["second_wins"].as_u64().unwrap(),
+        4
+    );
+    assert!(
+        s["wall_seconds"].as_f64().unwrap() > first["wall_seconds"].as_f64().unwrap(),
+        "wall time adds up"
+    );
+    check_archive(&out, 4);
+    check_report(&out, &s);
+
+    let missing = out_dir("resume-missing");
+    let err = resume_err(&missing, &[]);
+    assert!(err.contains("summary.json"), "{err}");
+}
+
+#[test]
+fn a_killed_runner_resumes_from_its_last_finished_game() {
+    let out = out_dir("killed");
+    let mut child = Command::new(AAMIR)
+        .args(match_args(
+            // The fake thinks 0.2 s a move, so six games take seconds and
+            // the kill lands part way through.
+            &[
+                simple_engine("random"),
+                fake("fake", "--seed 12 --delay 0.2"),
+            ],
+            &["--tc", "1s/2s", "--games", "6", "--max-turns", "6"],
+            &out,
+        ))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The summary is rewritten after every game: wait for two.
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let played = std::fs::read_to_string(out.join("summary.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|v| v["played"].as_u64())
+            .unwrap_or(0);
+        if played >= 2 {
+            break;
+        }
+        assert!(Instant::now() < until, "no summary after two games");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // No clean stop: SIGKILL, as when a machine goes down.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = summary(&out);
+    let kept = games(&before).clone();
+    assert_eq!(before["status"], "interrupted");
+    assert!((2..6).contains(&kept.len()), "{} games kept", kept.len());
+    let s = resume_ok(&out, &[]);
+    assert_eq!(s["status"], "complete");
+    let n = s["played"].as_u64().unwrap() as usize;
+    assert_eq!(ids(&s), (1..=n as u64).collect::<Vec<_>>());
+    assert_eq!(games(&s)[..kept.len()], kept[..]);
+    check_archive(&out, n);
 }
 
 #[test]
@@ -722,6 +848,11 @@ fn openings_are_played_from_both_sides() {
     // Opening moves carry no clock.
     assert!(gs[2]["moves"][2]["used"].is_null());
     check_archive(&out, 4);
+    // Extending needs the same openings, else the schedule would differ.
+    std::fs::write(&path, format!("{o2}\n{o1}\n")).unwrap();
+    let err = resume_err(&out, &["--games", "6"]);
+    assert!(err.contains("changed since the match began"), "{err}");
+    assert_eq!(summary(&out)["played"], 4);
 }
 
 #[test]

@@ -3,14 +3,14 @@
 
 use super::output::write_all;
 use super::runner::{RunOptions, check, run};
-use super::schedule::{Mode, Shard, fingerprint, pairings, parse_openings};
+use super::schedule::{Mode, Shard, fingerprint, pairings, parse_openings, schedule};
 use super::spec::parse_engine_spec;
 use super::stats::Sprt;
-use super::summary::{MatchConfig, OpeningsInfo, Status, Summary, merge, report};
+use super::summary::{FORMAT, MatchConfig, OpeningsInfo, Status, Summary, merge, report};
 use crate::timeman::TimeControl;
 use crate::{out, outln};
 use anyhow::{Context, Result, anyhow, bail};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -25,9 +25,10 @@ pub struct MatchArgs {
     /// `gauntlet` (first engine against each other) or `roundrobin`.
     #[arg(long, default_value = "roundrobin")]
     pub mode: String,
-    /// Games per pairing; colours alternate.
-    #[arg(long, default_value_t = 2)]
-    pub games: u32,
+    /// Games per pairing; colours alternate [default: 2]. With `--resume`,
+    /// a higher count extends the match.
+    #[arg(long)]
+    pub games: Option<u32>,
     /// Time control (required), arimaa.com form
     /// `move/reserve/percent/max/total/turntime`, e.g. `2s/30s/100/60s/10m`.
     #[arg(long)]
@@ -64,6 +65,13 @@ pub struct MatchArgs {
     /// Replace a match already in `--out`.
     #[arg(long)]
     pub overwrite: bool,
+    /// Continue the stopped match in `--out` (Ctrl-C, a killed runner, a
+    /// machine that went down): its settings and finished games come from
+    /// its summary.json, and only the games it has not finished are
+    /// played; the SPRT counts them all. Only `--games` (to extend it) and
+    /// `--concurrency` may be given with it.
+    #[arg(long, conflicts_with_all = ["engines", "mode", "tc", "max_turns", "margin", "ready_timeout", "openings", "sprt", "shard", "overwrite", "event"])]
+    pub resume: bool,
     /// Event name written into the records.
     #[arg(long, default_value = "aamir match")]
     pub event: String,
@@ -94,6 +102,7 @@ pub fn main(args: MatchArgs) -> Result<()> {
             overwrite,
             summaries,
         }) => merge_files(&out, overwrite, &summaries),
+        None if args.resume => resume_match(args),
         None => run_match(args),
     }
 }
@@ -125,7 +134,8 @@ fn run_match(a: MatchArgs) -> Result<()> {
             a.ready_timeout
         );
     }
-    if a.games == 0 {
+    let games = a.games.unwrap_or(2);
+    if games == 0 {
         bail!("--games must be at least 1");
     }
     let sprt = match a.sprt.as_deref() {
@@ -141,14 +151,7 @@ fn run_match(a: MatchArgs) -> Result<()> {
         .map_err(|e: String| anyhow!(e))?;
     let (openings, info) = match &a.openings {
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("reading openings {}", p.display()))?;
-            let o = parse_openings(&text).map_err(|e| anyhow!("openings {}: {e}", p.display()))?;
-            let info = OpeningsInfo {
-                file: p.display().to_string(),
-                count: o.len(),
-                fingerprint: fingerprint(&text),
-            };
+            let (o, info) = read_openings(p)?;
             (o, Some(info))
         }
         None => (Vec::new(), None),
@@ -156,7 +159,7 @@ fn run_match(a: MatchArgs) -> Result<()> {
     let config = MatchConfig {
         engines,
         mode,
-        games: a.games,
+        games,
         tc,
         turn_limit: a.max_turns,
         margin: a.margin,
@@ -184,16 +187,122 @@ fn run_match(a: MatchArgs) -> Result<()> {
         shard,
         out: a.out,
         overwrite: a.overwrite,
+        resume: None,
     })?;
+    finished(&s, &out)
+}
+
+/// An interrupted match is a failure, with where its results are and how
+/// to go on.
+fn finished(s: &Summary, out: &Path) -> Result<()> {
     if s.status == Status::Interrupted {
         bail!(
-            "interrupted after {} of {} games; their results are in {}",
+            "interrupted after {} of {} games; their results are in {} (`aamir match --resume --out {}` plays the rest)",
             s.played,
             s.scheduled,
+            out.display(),
             out.display()
         );
     }
     Ok(())
+}
+
+/// Reads and checks an openings file.
+fn read_openings(p: &Path) -> Result<(Vec<Vec<String>>, OpeningsInfo)> {
+    let text =
+        std::fs::read_to_string(p).with_context(|| format!("reading openings {}", p.display()))?;
+    let o = parse_openings(&text).map_err(|e| anyhow!("openings {}: {e}", p.display()))?;
+    let info = OpeningsInfo {
+        file: p.display().to_string(),
+        count: o.len(),
+        fingerprint: fingerprint(&text),
+    };
+    Ok((o, info))
+}
+
+/// `aamir match --resume --out DIR`: plays the games of the match in `DIR`
+/// that its earlier run did not finish.
+fn resume_match(a: MatchArgs) -> Result<()> {
+    let file = a.out.join("summary.json");
+    let text = std::fs::read_to_string(&file).with_context(|| {
+        format!(
+            "--resume: reading {} (the summary of the match to continue)",
+            file.display()
+        )
+    })?;
+    let prior: Summary = serde_json::from_str(&text)
+        .with_context(|| format!("--resume: {} is not a match summary", file.display()))?;
+    if prior.format != FORMAT {
+        bail!(
+            "--resume: {} has summary format {}, this aamir writes {FORMAT}",
+            file.display(),
+            prior.format
+        );
+    }
+    if prior.shards.len() > 1 {
+        bail!(
+            "--resume: {} merges {} shards; resume each shard in its own folder, then merge again",
+            file.display(),
+            prior.shards.len()
+        );
+    }
+    if prior.status == Status::Sprt {
+        bail!(
+            "--resume: the SPRT of the match in {} already decided after {} games; there is nothing to continue",
+            a.out.display(),
+            prior.played
+        );
+    }
+    let mut config = prior.config.clone();
+    if let Some(g) = a.games {
+        if g < config.games {
+            bail!(
+                "--resume: --games {g} is below the {} games a pairing the match already has; it can only be extended",
+                config.games
+            );
+        }
+        config.games = g;
+    }
+    let openings = match &config.openings {
+        Some(info) => {
+            let (o, now) = read_openings(Path::new(&info.file))
+                .context("--resume: the match's openings file")?;
+            if now.fingerprint != info.fingerprint {
+                bail!(
+                    "--resume: the openings file {} changed since the match began (fingerprint {} then, {} now); the rest of the schedule would not be the same match",
+                    info.file,
+                    info.fingerprint,
+                    now.fingerprint
+                );
+            }
+            o
+        }
+        None => Vec::new(),
+    };
+    let shard = prior.shards.first().copied();
+    let pairs = pairings(config.engines.len(), config.mode);
+    let scheduled = schedule(&pairs, config.games, openings.len(), shard).len();
+    if prior.games.len() >= scheduled {
+        bail!(
+            "--resume: all {scheduled} games of the match in {} are played; give a higher --games to extend it",
+            a.out.display()
+        );
+    }
+    check(&config, a.concurrency)?;
+    eprintln!(
+        "resuming: {} of {scheduled} games already played",
+        prior.games.len()
+    );
+    let s = run(RunOptions {
+        config,
+        openings,
+        concurrency: a.concurrency,
+        shard,
+        out: a.out.clone(),
+        overwrite: false,
+        resume: Some(prior),
+    })?;
+    finished(&s, &a.out)
 }
 
 fn merge_files(out: &PathBuf, overwrite: bool, paths: &[PathBuf]) -> Result<()> {

@@ -4,9 +4,11 @@
 //! the calling thread (records appended as games finish, progress on
 //! stderr, SPRT checked after every game), and stops cleanly on Ctrl-C or
 //! an SPRT decision: games in progress are abandoned, everything finished
-//! is written.
+//! is written. The summary is also rewritten after every game, so that a
+//! run that is killed can be continued (`--resume`): a resumed run starts
+//! from the earlier summary's games and plays only the rest.
 
-use super::output::{Appender, write_all};
+use super::output::{Appender, write_all, write_summary};
 use super::process::{EngineProcess, Failure};
 use super::referee::{Rules, Task, play_game, start_engine};
 use super::result::GameRecord;
@@ -33,6 +35,9 @@ pub struct RunOptions {
     pub out: PathBuf,
     /// Replace an earlier result in `out`.
     pub overwrite: bool,
+    /// The summary of the interrupted run of this match to continue
+    /// (`--resume`): its finished games count and are not played again.
+    pub resume: Option<Summary>,
 }
 
 /// Flags the Ctrl-C handler raises. A process has one handler, so they
@@ -234,23 +239,48 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let tcs = engine_tcs(config)?;
     let pairs = pairings(names.len(), config.mode);
-    let games = schedule(&pairs, config.games, opts.openings.len(), opts.shard);
+    let mut games = schedule(&pairs, config.games, opts.openings.len(), opts.shard);
+    let scheduled = games.len() as u32;
+    let prior = opts.resume.as_ref();
+    if let Some(p) = prior {
+        // The schedule depends only on the settings, so a game's id names
+        // the same game in both runs.
+        games.retain(|g| !p.games.iter().any(|d| d.id == g.id));
+    }
     let margin = Duration::from_secs_f64(config.margin);
     let ready = Duration::from_secs_f64(config.ready_timeout);
 
     std::fs::create_dir_all(&opts.out)
         .with_context(|| format!("creating {}", opts.out.display()))?;
-    if opts.out.join("summary.json").exists() && !opts.overwrite {
+    if opts.out.join("summary.json").exists() && !opts.overwrite && prior.is_none() {
         bail!(
-            "{} already holds a match (summary.json); pass --overwrite or choose another --out",
+            "{} already holds a match (summary.json); pass --overwrite to replace it, --resume (alone) to continue it, or choose another --out",
             opts.out.display()
         );
     }
 
     let interrupted = interrupt_flag();
     let abort = Arc::new(AtomicBool::new(false));
-    let notes = preflight(config, ready, &interrupted)?;
+    let mut notes = preflight(config, ready, &interrupted)?;
     let mut appender = Appender::create(&opts.out, names.clone(), config.event.clone())?;
+    let mut done: Vec<GameRecord> = Vec::new();
+    let mut aborted = 0u32;
+    let mut wins = vec![(0u32, 0u32); pairs.len()];
+    let mut earlier_seconds = 0.0;
+    if let Some(p) = prior {
+        // The earlier games go back into the files first, so that the
+        // records stay whole if this run is stopped too.
+        for g in &p.games {
+            appender.add(g)?;
+            count_win(&mut wins, g, config, &pairs);
+        }
+        done.extend(p.games.iter().cloned());
+        aborted = p.aborted;
+        earlier_seconds = p.wall_seconds;
+        notes.extend(p.notes.iter().cloned());
+        notes.sort();
+        notes.dedup();
+    }
 
     let started = Instant::now();
     let next = AtomicUsize::new(0);
@@ -261,10 +291,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
             "note: with --shard the SPRT does not stop this shard; `aamir match merge` reports it on all games"
         );
     }
-    let mut done: Vec<GameRecord> = Vec::new();
-    let mut aborted = 0u32;
     let mut status = Status::Complete;
-    let mut wins = vec![(0u32, 0u32); pairs.len()];
     let mut progress = Progress {
         tty: std::io::stderr().is_terminal(),
         start: started,
@@ -329,7 +356,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
         }
         drop(tx);
 
-        let total = games.len();
+        let total = scheduled as usize;
         loop {
             // Ctrl-C raises a global flag; passing it on from here keeps
             // the workers' view to one flag.
@@ -347,14 +374,23 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
                     if let Err(e) = appender.add(&rec) {
                         eprintln!("\nwriting the records failed: {e:#}");
                     }
-                    let w = &mut wins[rec.pairing];
-                    let first = &config.engines[pairs[rec.pairing].0].name;
-                    if rec.winner_name() == first {
-                        w.0 += 1;
-                    } else {
-                        w.1 += 1;
-                    }
+                    count_win(&mut wins, &rec, config, &pairs);
                     done.push(*rec);
+                    // A snapshot after every game, so that a runner that is
+                    // killed (not stopped with Ctrl-C) can still be resumed.
+                    let snap = snapshot(
+                        &opts,
+                        &pairs,
+                        Status::Interrupted,
+                        scheduled,
+                        &done,
+                        aborted,
+                        earlier_seconds + started.elapsed().as_secs_f64(),
+                        &notes,
+                    );
+                    if let Err(e) = write_summary(&opts.out, &snap) {
+                        eprintln!("\nwriting the summary failed: {e:#}");
+                    }
                     true
                 }
                 Ok(Msg::Aborted) => {
@@ -426,29 +462,70 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
 
     // Interrupted or stopped games that never started count for nothing;
     // report the ones cut off in play.
-    done.sort_by_key(|g| g.id);
-    let (p, e) = figures(config, &pairs, &done);
-    let summary = Summary {
-        format: FORMAT,
-        config: config.clone(),
-        shards: opts.shard.into_iter().collect(),
-        status: if status == Status::Complete && done.len() < games.len() {
-            Status::Interrupted
-        } else {
-            status
-        },
-        scheduled: games.len() as u32,
-        played: done.len() as u32,
-        aborted,
-        concurrency: opts.concurrency,
-        wall_seconds: started.elapsed().as_secs_f64(),
-        pairings: p,
-        engines: e,
-        notes,
-        games: done,
+    let status = if status == Status::Complete && done.len() < scheduled as usize {
+        Status::Interrupted
+    } else {
+        status
     };
+    let summary = snapshot(
+        &opts,
+        &pairs,
+        status,
+        scheduled,
+        &done,
+        aborted,
+        earlier_seconds + started.elapsed().as_secs_f64(),
+        &notes,
+    );
     write_all(&opts.out, &summary)?;
     out!("{}", report(&summary))?;
     outln!("results in {}", opts.out.display())?;
     Ok(summary)
+}
+
+/// Adds a finished game to its pairing's wins (first engine, second).
+fn count_win(
+    wins: &mut [(u32, u32)],
+    g: &GameRecord,
+    config: &MatchConfig,
+    pairs: &[(usize, usize)],
+) {
+    let w = &mut wins[g.pairing];
+    if g.winner_name() == config.engines[pairs[g.pairing].0].name {
+        w.0 += 1;
+    } else {
+        w.1 += 1;
+    }
+}
+
+/// The match's summary with the games finished so far.
+#[allow(clippy::too_many_arguments)]
+fn snapshot(
+    opts: &RunOptions,
+    pairs: &[(usize, usize)],
+    status: Status,
+    scheduled: u32,
+    done: &[GameRecord],
+    aborted: u32,
+    wall_seconds: f64,
+    notes: &[EngineNote],
+) -> Summary {
+    let mut games = done.to_vec();
+    games.sort_by_key(|g| g.id);
+    let (p, e) = figures(&opts.config, pairs, &games);
+    Summary {
+        format: FORMAT,
+        config: opts.config.clone(),
+        shards: opts.shard.into_iter().collect(),
+        status,
+        scheduled,
+        played: games.len() as u32,
+        aborted,
+        concurrency: opts.concurrency,
+        wall_seconds,
+        pairings: p,
+        engines: e,
+        notes: notes.to_vec(),
+        games,
+    }
 }
