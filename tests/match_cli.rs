@@ -649,7 +649,16 @@ fn a_match_resumes_and_extends_without_replaying_its_games() {
     let out = out_dir("resume");
     let first = run_ok(
         &[simple_engine("random"), fake("fake", "--seed 4")],
-        &["--tc", "1s/2s", "--games", "2", "--max-turns", "4"],
+        &[
+            "--tc",
+            "1s/2s",
+            "--games",
+            "2",
+            "--max-turns",
+            "4",
+            "--concurrency",
+            "2",
+        ],
         &out,
     );
     assert_eq!(first["status"], "complete");
@@ -664,6 +673,7 @@ fn a_match_resumes_and_extends_without_replaying_its_games() {
     assert_eq!(s["status"], "complete");
     assert_eq!(s["played"], 4);
     assert_eq!(s["config"]["games"], 4);
+    assert_eq!(s["concurrency"], 2, "the earlier run's concurrency");
     assert_eq!(ids(&s), vec![1, 2, 3, 4]);
     // The first run's games are kept as they were, not played again.
     assert_eq!(games(&s)[..2], games(&first)[..]);

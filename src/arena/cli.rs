@@ -47,9 +47,10 @@ pub struct MatchArgs {
     /// line; each is played twice, once with each engine as gold.
     #[arg(long)]
     pub openings: Option<PathBuf>,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: u32,
+    /// Games played at once [default: 1; with `--resume`, the earlier
+    /// run's].
+    #[arg(long)]
+    pub concurrency: Option<u32>,
     /// Stop when the SPRT of H0 `elo0` against H1 `elo1` decides (two
     /// engines only), e.g. `--sprt 0 10 0.05 0.05`.
     #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
@@ -168,7 +169,8 @@ fn run_match(a: MatchArgs) -> Result<()> {
         sprt,
         event: a.event,
     };
-    check(&config, a.concurrency)?;
+    let concurrency = a.concurrency.unwrap_or(1);
+    check(&config, concurrency)?;
     // Warned only once the settings are known to be good: a warning
     // followed by an error about something else buries the error.
     if a.max_turns.is_none() && parsed.total.is_zero() && parsed.turns == 0 {
@@ -183,7 +185,7 @@ fn run_match(a: MatchArgs) -> Result<()> {
     let s = run(RunOptions {
         config,
         openings,
-        concurrency: a.concurrency,
+        concurrency,
         shard,
         out: a.out,
         overwrite: a.overwrite,
@@ -288,7 +290,8 @@ fn resume_match(a: MatchArgs) -> Result<()> {
             a.out.display()
         );
     }
-    check(&config, a.concurrency)?;
+    let concurrency = a.concurrency.unwrap_or(prior.concurrency);
+    check(&config, concurrency)?;
     eprintln!(
         "resuming: {} of {scheduled} games already played",
         prior.games.len()
@@ -296,7 +299,7 @@ fn resume_match(a: MatchArgs) -> Result<()> {
     let s = run(RunOptions {
         config,
         openings,
-        concurrency: a.concurrency,
+        concurrency,
         shard,
         out: a.out.clone(),
         overwrite: false,
