@@ -694,6 +694,19 @@ fn a_match_resumes_and_extends_without_replaying_its_games() {
     assert!(err.contains("summary.json"), "{err}");
 }
 
+/// The processes `pid` has started (every thread's children, from /proc).
+fn child_pids(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+        for t in tasks.flatten() {
+            if let Ok(c) = std::fs::read_to_string(t.path().join("children")) {
+                out.extend(c.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn a_killed_runner_resumes_from_its_last_finished_game() {
     let out = out_dir("killed");
@@ -726,9 +739,18 @@ fn a_killed_runner_resumes_from_its_last_finished_game() {
         assert!(Instant::now() < until, "no summary after two games");
         std::thread::sleep(Duration::from_millis(20));
     }
-    // No clean stop: SIGKILL, as when a machine goes down.
+    // No clean stop: SIGKILL, as when a machine goes down. The engines run
+    // in their own process groups and would outlive the runner (AEI's
+    // simple_engine then spins on its closed input), so they go too.
+    let engines = child_pids(child.id());
     child.kill().unwrap();
     child.wait().unwrap();
+    for pid in engines {
+        // SAFETY: signalling process groups our child started.
+        unsafe {
+            libc::killpg(pid as libc::pid_t, libc::SIGKILL);
+        }
+    }
     let before = summary(&out);
     let kept = games(&before).clone();
     assert_eq!(before["status"], "interrupted");
