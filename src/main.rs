@@ -124,6 +124,33 @@ enum Command {
         #[command(flatten)]
         study: RandomStudy,
     },
+    /// The static score of a position term by term: material, rabbit
+    /// advancement, traps, captures and each knowledge term, for gold and
+    /// silver, and the total for the side to move.
+    Eval {
+        /// `g [board]` / `s [board]`, or a file with that or a long diagram.
+        #[arg(required_unless_present = "game", conflicts_with = "game")]
+        position: Option<String>,
+        /// A game record: an arimaa.com archive TSV (pick the game with
+        /// --id) or a movelist file (`1g Ra1 ...` lines, one move a line).
+        #[arg(long, value_name = "FILE")]
+        game: Option<String>,
+        /// With --game: the id of the archive's game.
+        #[arg(long, value_name = "GAMEID", requires = "game")]
+        id: Option<String>,
+        /// With --game: the position before this move (`12s`). Default: the
+        /// position after the last move.
+        #[arg(long = "move", value_name = "LABEL", requires = "game")]
+        move_label: Option<String>,
+        /// A whole move to play on top first (`Ra2n Ra3n ...`; repeat the
+        /// flag for more moves, each checked by the rules).
+        #[arg(long, value_name = "MOVE")]
+        then: Vec<String>,
+        /// Weights to change, `eval_name=value,...` (any `aamir params`
+        /// lists).
+        #[arg(long, default_value = "")]
+        params: String,
+    },
     /// Enemy pieces the side to move (or --attacker with a fresh turn) can
     /// capture within its steps.
     Capture {
@@ -532,6 +559,27 @@ fn run(cli: Cli) -> Result<()> {
             None => anyhow::bail!("give a position"),
         },
         Some(Command::Replay { file }) => tools::replay::run(&file),
+        Some(Command::Eval {
+            position,
+            game,
+            id,
+            move_label,
+            then,
+            params,
+        }) => {
+            let config = config(&params, &[])?;
+            let eval = aamir::eval::Evaluator { w: config.eval };
+            let source = match (&position, &game) {
+                (_, Some(g)) => tools::evalcmd::Source::Game {
+                    path: g,
+                    id: id.as_deref(),
+                    before: move_label.as_deref(),
+                },
+                (Some(p), None) => tools::evalcmd::Source::Position(p),
+                (None, None) => anyhow::bail!("give a position or --game FILE"),
+            };
+            tools::evalcmd::run(source, &then, &eval)
+        }
         Some(Command::Gen {
             seed,
             games,

@@ -222,3 +222,51 @@ fn record_errors_name_what_is_wrong() {
         assert!(!ok && err.contains(want), "{args:?}: {err}");
     }
 }
+
+/// `aamir eval`: the terms of a game's position, before a move and after
+/// moves played on top; an illegal `--then` move is refused by name.
+#[test]
+fn eval_prints_the_terms_and_their_total() {
+    let (ok, out, err) = aamir(&["eval", "--game", &archive(), "--id", SHORT, "--move", "3g"]);
+    assert!(ok, "{err}");
+    let game = game_before("3g");
+    let score = aamir::eval::Evaluator::default().evaluate(game.position());
+    assert!(out.contains("\nmaterial "), "{out}");
+    assert!(out.contains("\nrabbit goal threats "), "{out}");
+    assert!(
+        out.contains(&format!("total {score} for gold to move (4 steps left)")),
+        "{out}"
+    );
+    // The next move of the game played on top: silver to move.
+    let next = short_moves()
+        .into_iter()
+        .find(|(l, _)| l.replace('w', "g") == "3g")
+        .unwrap()
+        .1;
+    let (ok, out, err) = aamir(&[
+        "eval",
+        "--game",
+        &archive(),
+        "--id",
+        SHORT,
+        "--move",
+        "3g",
+        "--then",
+        &next,
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("for silver to move"), "{out}");
+    let (ok, _, err) = aamir(&[
+        "eval",
+        "--game",
+        &archive(),
+        "--id",
+        SHORT,
+        "--move",
+        "3g",
+        "--then",
+        "Ra1n Ra2n",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("--then `Ra1n Ra2n`"), "{err}");
+}

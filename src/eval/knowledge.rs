@@ -61,14 +61,62 @@ fn any_on(w: &Weights) -> bool {
 
 /// The per-side terms of `c`, good for `c` when positive.
 fn side(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> i32 {
-    let mut s = 0;
-    s -= trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct);
-    s -= hostages::hostages(pos, ctx, c, w.hostage_pct, w.hostage_holder);
-    s -= hostages::frames(pos, ctx, c, w.frame_pct);
-    s -= dominance::dominance(pos, ctx, c, w.dominance_pct);
-    s -= blockades::elephant_blockade(pos, c, w.blockade);
-    s += rabgoal::rabbit_goal_threats(pos, ctx, c, w.rabbit_goal_pct);
-    s -= rabgoal::goal_line_defence(pos, c, w.goal_line);
-    s += placement::placement(pos, ctx, c, w.placement_pct);
-    s
+    side_parts(pos, ctx, c, w).iter().sum()
+}
+
+/// Names of [`side_parts`], in order.
+const SIDE_PARTS: [&str; 8] = [
+    "pieces in danger at traps",
+    "hostages",
+    "frames",
+    "dominance",
+    "elephant blockade",
+    "rabbit goal threats",
+    "goal-line defence",
+    "placement",
+];
+
+/// Each per-side term of `c`, good for `c` when positive, in the order of
+/// [`SIDE_PARTS`].
+#[inline]
+fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 8] {
+    [
+        -trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct),
+        -hostages::hostages(pos, ctx, c, w.hostage_pct, w.hostage_holder),
+        -hostages::frames(pos, ctx, c, w.frame_pct),
+        -dominance::dominance(pos, ctx, c, w.dominance_pct),
+        -blockades::elephant_blockade(pos, c, w.blockade),
+        rabgoal::rabbit_goal_threats(pos, ctx, c, w.rabbit_goal_pct),
+        -rabgoal::goal_line_defence(pos, c, w.goal_line),
+        placement::placement(pos, ctx, c, w.placement_pct),
+    ]
+}
+
+/// How one knowledge term is scored: each side's own part, or one score
+/// for gold (trap control, scored per trap for its owner).
+pub enum Part {
+    Sides(i32, i32),
+    Net(i32),
+}
+
+/// Every knowledge term of `pos` by name, for `aamir eval`; they add up
+/// to [`knowledge`]. Terms switched off score 0.
+pub fn parts(pos: &Position, w: &Weights) -> Vec<(&'static str, Part)> {
+    let mut ctx = Context::new(pos);
+    ctx.trap = trapcontrol::raw_control(pos, &ctx);
+    let mut out = vec![(
+        "trap control by reach",
+        Part::Net(trapcontrol::trap_control_score(
+            &ctx,
+            w.tc_scale,
+            w.tc_defence_pct,
+            w.tc_attack_pct,
+        )),
+    )];
+    let g = side_parts(pos, &ctx, Color::Gold, w);
+    let s = side_parts(pos, &ctx, Color::Silver, w);
+    for (i, name) in SIDE_PARTS.iter().enumerate() {
+        out.push((name, Part::Sides(g[i], s[i])));
+    }
+    out
 }

@@ -176,18 +176,26 @@ impl Evaluator {
     /// Captures one push or pull away: the side to move will likely take
     /// its best one; of the opponent's threats it can usually parry one.
     fn capture_terms(&self, pos: &Position) -> i32 {
+        let [now, threat] = self.capture_parts(pos);
+        now - threat
+    }
+
+    /// The side to move's capture gain and the loss it is threatened with
+    /// (both in its favour as signed here: the gain, then the loss).
+    #[inline]
+    fn capture_parts(&self, pos: &Position) -> [i32; 2] {
         let me = pos.side();
         let w = &self.w;
         let reach = w.capture_reach.clamp(2, STEPS_PER_TURN as i32) as u8;
         let threat_reach = w.threat_reach.clamp(2, STEPS_PER_TURN as i32) as u8;
-        let mut s = 0;
+        let mut now = 0;
         if pos.steps_left() >= 2 {
             let best = capturable(pos, me, reach)
                 .filter_map(|sq| pos.piece_at(sq))
                 .map(|p| material::gain_of_capture(pos, me, p.kind()))
                 .max()
                 .unwrap_or(0);
-            s += best * w.capture_now_pct / 100;
+            now = best * w.capture_now_pct / 100;
         }
         // The two largest losses threatened.
         let (mut first, mut second) = (0, 0);
@@ -202,12 +210,64 @@ impl Evaluator {
                 }
             }
         }
-        s - first * w.threat_first_pct / 100 - second * w.threat_second_pct / 100
+        [
+            now,
+            first * w.threat_first_pct / 100 + second * w.threat_second_pct / 100,
+        ]
+    }
+
+    /// The static score of `pos` term by term, as `aamir eval` prints it:
+    /// each line's score for gold (gold's part minus silver's), with each
+    /// side's own part where the term has one. The lines add up to
+    /// [`Evaluator::evaluate`] seen from gold, before the clamp.
+    pub fn explain(&self, pos: &Position) -> Vec<TermLine> {
+        let me = pos.side();
+        let sign = |c: Color| if c == Color::Gold { 1 } else { -1 };
+        let mut lines = vec![TermLine::net(
+            "material",
+            material::material(pos, Color::Gold),
+        )];
+        let (g, s) = (
+            self.side_parts(pos, Color::Gold),
+            self.side_parts(pos, Color::Silver),
+        );
+        for (i, name) in SIDE_PARTS.iter().enumerate() {
+            lines.push(TermLine::sides(name, g[i], s[i]));
+        }
+        let mut tempo = [0, 0];
+        tempo[me.index()] = self.w.tempo * pos.steps_left() as i32;
+        lines.push(TermLine::by_color("tempo", tempo));
+        for (name, by_side) in knowledge::parts(pos, &self.w) {
+            lines.push(match by_side {
+                knowledge::Part::Sides(g, s) => TermLine::sides(name, g, s),
+                knowledge::Part::Net(v) => TermLine::net(name, v),
+            });
+        }
+        let [now, threat] = self.capture_parts(pos);
+        let mut gain = [0, 0];
+        gain[me.index()] = now;
+        lines.push(TermLine::by_color("capture now (side to move)", gain));
+        let mut loss = [0, 0];
+        loss[me.index()] = -threat;
+        lines.push(TermLine::by_color("threatened (side to move)", loss));
+        debug_assert_eq!(
+            lines.iter().map(|l| l.net).sum::<i32>() * sign(me),
+            self.evaluate(pos),
+        );
+        lines
     }
 
     fn side_terms(&self, pos: &Position, c: Color) -> i32 {
+        self.side_parts(pos, c).iter().sum()
+    }
+
+    /// `c`'s own positional terms, good for `c` when positive, in the order
+    /// of [`SIDE_PARTS`]: the sum is [`Evaluator::side_terms`], the parts
+    /// are what `aamir eval` prints.
+    #[inline]
+    fn side_parts(&self, pos: &Position, c: Color) -> [i32; 5] {
         let w = &self.w;
-        let mut s = 0;
+        let mut parts = [0; 5];
         let enemy_officers = (pos.occupied_by(c.opp()) & !pos.rabbits(c.opp())).count() as i32;
         // Rabbits: advancement, worth more as enemy officers disappear.
         let mut scale = 100 + w.rabbit_scale_pct * (8 - enemy_officers).max(0);
@@ -224,12 +284,15 @@ impl Evaluator {
             };
             adv += w.rabbit_rank[rel as usize];
         }
-        s += adv * scale / 100;
+        parts[0] = adv * scale / 100;
+        let mut s = 0;
         // Frozen pieces.
         let frozen = pos.frozen(c);
         for k in Kind::ALL {
             s -= w.frozen[k.index()] * (pos.kind_bb(c, k) & frozen).count() as i32;
         }
+        parts[1] = s;
+        let mut s = 0;
         // Elephant and officers' centrality.
         for sq in pos.kind_bb(c, Kind::Elephant) {
             s += w.elephant_center * CENTER[sq.index()];
@@ -238,6 +301,8 @@ impl Evaluator {
         for sq in pos.kind_bb(c, Kind::Camel) | pos.kind_bb(c, Kind::Horse) {
             s += w.officer_center * CENTER[sq.index()];
         }
+        parts[2] = s;
+        let mut s = 0;
         // Officers by how many enemy pieces are stronger: a dominant one
         // wants the centre; a dominated one is in danger in the enemy half.
         let mut stronger = pos.occupied_by(c.opp());
@@ -262,6 +327,8 @@ impl Evaluator {
                 }
             }
         }
+        parts[3] = s;
+        let mut s = 0;
         // Traps: control and pieces standing on them.
         let own = pos.occupied_by(c);
         let opp = pos.occupied_by(c.opp());
@@ -290,7 +357,50 @@ impl Evaluator {
                 s -= w.on_trap_weak[p.kind().index()];
             }
         }
-        s
+        parts[4] = s;
+        parts
+    }
+}
+
+/// Names of [`Evaluator::side_parts`], in order.
+const SIDE_PARTS: [&str; 5] = [
+    "rabbit advancement",
+    "frozen pieces",
+    "centrality and elephant mobility",
+    "officers by stronger enemies",
+    "traps (guards, pieces on them)",
+];
+
+/// One line of [`Evaluator::explain`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TermLine {
+    pub name: &'static str,
+    /// Gold's and silver's own parts, each good for its side when
+    /// positive; `None` for a term scored for both at once.
+    pub sides: Option<(i32, i32)>,
+    /// The term's score for gold.
+    pub net: i32,
+}
+
+impl TermLine {
+    fn sides(name: &'static str, gold: i32, silver: i32) -> TermLine {
+        TermLine {
+            name,
+            sides: Some((gold, silver)),
+            net: gold - silver,
+        }
+    }
+
+    fn by_color(name: &'static str, v: [i32; 2]) -> TermLine {
+        TermLine::sides(name, v[Color::Gold.index()], v[Color::Silver.index()])
+    }
+
+    fn net(name: &'static str, net: i32) -> TermLine {
+        TermLine {
+            name,
+            sides: None,
+            net,
+        }
     }
 }
 
@@ -328,6 +438,54 @@ mod tests {
     use super::*;
     use crate::board::Square;
     use crate::board::notation::parse_side_and_board;
+
+    /// The lines of `explain` add up to the score, with every knowledge
+    /// term switched on, for either side to move and mid-turn; and a term
+    /// that is off prints 0.
+    #[test]
+    fn the_explained_terms_add_up_to_the_score() {
+        use crate::settings::Table;
+        let mut on = Evaluator::default();
+        for (name, v) in [
+            ("tc_scale", 60),
+            ("trap_danger_pct", 60),
+            ("hostage_pct", 40),
+            ("hostage_holder", 10),
+            ("frame_pct", 30),
+            ("dominance_pct", 30),
+            ("blockade", 80),
+            ("goal_line", 5),
+            ("placement_pct", 100),
+        ] {
+            on.w.set_named(name, &v.to_string()).unwrap();
+        }
+        // The camel of game 1 of a Sharp match: frozen beside the enemy
+        // elephant, next to the c6 trap.
+        let board = [
+            "rcrrrrcr", "  rddr h", " h M   R", "R Ee    ", "      Rm", "    R   ", "  RD R H",
+            "D CRR CH",
+        ]
+        .concat();
+        for side in ["g", "s"] {
+            let mut pos = parse_side_and_board(&format!("{side} [{board}]")).unwrap();
+            for eval in [&on, &Evaluator::default()] {
+                for _ in 0..2 {
+                    let lines = eval.explain(&pos);
+                    let sum: i32 = lines.iter().map(|l| l.net).sum();
+                    let for_mover = if pos.side() == Color::Gold { sum } else { -sum };
+                    assert_eq!(for_mover, eval.evaluate(&pos), "{side} to move");
+                    pos.set_steps_left(2);
+                }
+                pos.set_steps_left(4);
+            }
+            let lines = on.explain(&pos);
+            let hostages = lines.iter().find(|l| l.name == "hostages").unwrap();
+            assert!(hostages.sides.unwrap().0 < 0, "the gold camel is a hostage");
+            let off = Evaluator::default().explain(&pos);
+            let hostages = off.iter().find(|l| l.name == "hostages").unwrap();
+            assert_eq!(hostages.net, 0);
+        }
+    }
 
     #[test]
     fn symmetric_opening_is_even_apart_from_tempo() {

@@ -170,7 +170,7 @@ fn normal_label(label: &str) -> String {
 
 /// Plays `moves` up to (not including) the one labelled `stop`, or all of
 /// them; the game keeps its history, so repetitions count as in the game.
-fn play_until(moves: &[(String, String)], stop: Option<&str>) -> Result<Game> {
+pub(crate) fn play_until(moves: &[(String, String)], stop: Option<&str>) -> Result<Game> {
     let stop = stop.map(normal_label);
     let mut game = Game::new();
     for (label, text) in moves {

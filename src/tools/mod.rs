@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod capture;
+pub mod evalcmd;
 pub mod goal;
 pub mod movecount;
 pub mod out;
