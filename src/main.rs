@@ -568,7 +568,7 @@ fn run(cli: Cli) -> Result<()> {
             params,
         }) => {
             let config = config(&params, &[])?;
-            let eval = aamir::eval::Evaluator::new(config.eval);
+            let eval = aamir::eval::Evaluator { w: config.eval };
             let source = match (&position, &game) {
                 (_, Some(g)) => tools::evalcmd::Source::Game {
                     path: g,
@@ -643,7 +643,7 @@ fn run(cli: Cli) -> Result<()> {
                 out,
                 command: format!("aamir {}", args.join(" ")),
             };
-            let start = aamir::eval::Evaluator::new(w);
+            let start = aamir::eval::Evaluator { w };
             aamir::tune::fit::run(start, &data, &files, &opts).map(|_| ())
         }
         Some(Command::TuneOrder {

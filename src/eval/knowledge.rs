@@ -15,7 +15,7 @@ use super::{blockades, dominance, hostages, placement, rabgoal, trapcontrol};
 use crate::board::{Color, Position};
 
 /// The knowledge terms in centi-rabbits, gold minus silver.
-pub fn knowledge(pos: &Position, w: &Weights, root: Option<Color>) -> i32 {
+pub fn knowledge(pos: &Position, w: &Weights) -> i32 {
     // All off (the default until the weights are fitted): no shared facts
     // to compute, so the evaluation costs what it did before these terms.
     if !any_on(w) {
@@ -35,7 +35,7 @@ pub fn knowledge(pos: &Position, w: &Weights, root: Option<Color>) -> i32 {
         s += trapcontrol::trap_control_score(&ctx, w.tc_scale, w.tc_defence_pct, w.tc_attack_pct);
     }
     for c in Color::BOTH {
-        let v = side(pos, &ctx, c, w, root);
+        let v = side(pos, &ctx, c, w);
         s += if c == Color::Gold { v } else { -v };
     }
     s
@@ -60,8 +60,8 @@ fn any_on(w: &Weights) -> bool {
 }
 
 /// The per-side terms of `c`, good for `c` when positive.
-fn side(pos: &Position, ctx: &Context, c: Color, w: &Weights, root: Option<Color>) -> i32 {
-    side_parts(pos, ctx, c, w, root).iter().sum()
+fn side(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> i32 {
+    side_parts(pos, ctx, c, w).iter().sum()
 }
 
 /// Names of [`side_parts`], in order.
@@ -79,25 +79,14 @@ const SIDE_PARTS: [&str; 8] = [
 /// Each per-side term of `c`, good for `c` when positive, in the order of
 /// [`SIDE_PARTS`].
 #[inline]
-fn side_parts(
-    pos: &Position,
-    ctx: &Context,
-    c: Color,
-    w: &Weights,
-    root: Option<Color>,
-) -> [i32; 8] {
-    let rabbit_goal_pct = if root == Some(c) {
-        w.rabbit_goal_pct * w.rabbit_goal_own_pct / 100
-    } else {
-        w.rabbit_goal_pct
-    };
+fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 8] {
     [
         -trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct),
         -hostages::hostages(pos, ctx, c, w.hostage_pct, w.hostage_holder),
         -hostages::frames(pos, ctx, c, w.frame_pct),
         -dominance::dominance(pos, ctx, c, w.dominance_pct),
         -blockades::elephant_blockade(pos, c, w.blockade),
-        rabgoal::rabbit_goal_threats(pos, ctx, c, rabbit_goal_pct),
+        rabgoal::rabbit_goal_threats(pos, ctx, c, w.rabbit_goal_pct),
         -rabgoal::goal_line_defence(pos, c, w.goal_line),
         placement::placement(pos, ctx, c, w.placement_pct),
     ]
@@ -112,7 +101,7 @@ pub enum Part {
 
 /// Every knowledge term of `pos` by name, for `aamir eval`; they add up
 /// to [`knowledge`]. Terms switched off score 0.
-pub fn parts(pos: &Position, w: &Weights, root: Option<Color>) -> Vec<(&'static str, Part)> {
+pub fn parts(pos: &Position, w: &Weights) -> Vec<(&'static str, Part)> {
     let mut ctx = Context::new(pos);
     ctx.trap = trapcontrol::raw_control(pos, &ctx);
     let mut out = vec![(
@@ -124,8 +113,8 @@ pub fn parts(pos: &Position, w: &Weights, root: Option<Color>) -> Vec<(&'static 
             w.tc_attack_pct,
         )),
     )];
-    let g = side_parts(pos, &ctx, Color::Gold, w, root);
-    let s = side_parts(pos, &ctx, Color::Silver, w, root);
+    let g = side_parts(pos, &ctx, Color::Gold, w);
+    let s = side_parts(pos, &ctx, Color::Silver, w);
     for (i, name) in SIDE_PARTS.iter().enumerate() {
         out.push((name, Part::Sides(g[i], s[i])));
     }

@@ -121,14 +121,6 @@ crate::settings::table! {
         /// won its SPRT, 108-72, +70.4 Elo [+18.8, +122.0]: most games are
         /// decided by a goal (docs/experiments.md, stop 23).
         rabbit_goal_pct: i32 = 200, WEIGHT_RANGE;
-        /// Rabbit goal threats of the engine's own side (the side to move at
-        /// the root of the search), percent of the above; the opponent's
-        /// count in full. Below 100 the search rates its own runners lower
-        /// than the same runners of the opponent, so it still fears the
-        /// opponent's threats but does not walk rabbits into a defended
-        /// half for a threat it overrates (against Sharp most pieces aamir
-        /// loses are such rabbits).
-        rabbit_goal_own_pct: i32 = 100, WEIGHT_RANGE;
         /// Per open home file near an advanced enemy rabbit, per rank.
         goal_line: i32 = 0, WEIGHT_RANGE;
         /// Placement tables by stronger enemies, percent.
@@ -163,32 +155,10 @@ static CENTER: [i32; 64] = make_center();
 /// time that this stays below its win band.
 pub const EVAL_LIMIT: i32 = 25_000;
 
-/// The evaluator: weights, and the side the engine plays for when a weight
-/// treats that side's terms apart from the opponent's; shared freely.
+/// The evaluator: weights plus nothing else, so it can be shared freely.
 #[derive(Clone, Debug, Default)]
 pub struct Evaluator {
     pub w: Weights,
-    /// The engine's side in the search that uses this evaluator (the side to
-    /// move at the root), for [`Weights::rabbit_goal_own_pct`]; `None` scores
-    /// both sides alike.
-    pub root: Option<Color>,
-}
-
-impl Evaluator {
-    /// An evaluator with weights `w`, both sides scored alike.
-    pub fn new(w: Weights) -> Evaluator {
-        Evaluator { w, root: None }
-    }
-
-    /// This evaluator for a search whose root side is `root`: a copy that
-    /// knows it only when some weight treats the sides apart, so the
-    /// symmetric default stays one shared evaluation.
-    pub fn for_root(&self, root: Color) -> Evaluator {
-        Evaluator {
-            w: self.w.clone(),
-            root: (self.w.rabbit_goal_own_pct != 100).then_some(root),
-        }
-    }
 }
 
 impl Evaluator {
@@ -198,7 +168,7 @@ impl Evaluator {
         let mut s = material::material(pos, me);
         s += self.side_terms(pos, me) - self.side_terms(pos, me.opp());
         s += self.w.tempo * pos.steps_left() as i32;
-        let k = knowledge::knowledge(pos, &self.w, self.root);
+        let k = knowledge::knowledge(pos, &self.w);
         s += if me == Color::Gold { k } else { -k };
         (s + self.capture_terms(pos)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
@@ -267,7 +237,7 @@ impl Evaluator {
         let mut tempo = [0, 0];
         tempo[me.index()] = self.w.tempo * pos.steps_left() as i32;
         lines.push(TermLine::by_color("tempo", tempo));
-        for (name, by_side) in knowledge::parts(pos, &self.w, self.root) {
+        for (name, by_side) in knowledge::parts(pos, &self.w) {
             lines.push(match by_side {
                 knowledge::Part::Sides(g, s) => TermLine::sides(name, g, s),
                 knowledge::Part::Net(v) => TermLine::net(name, v),
@@ -515,52 +485,6 @@ mod tests {
             let hostages = off.iter().find(|l| l.name == "hostages").unwrap();
             assert_eq!(hostages.net, 0);
         }
-    }
-
-    /// `rabbit_goal_own_pct` scales only the root side's rabbit goal
-    /// threats, and only for an evaluator that knows its root side; the
-    /// score stays one function of the position whoever is to move (so the
-    /// search's sign changes stay consistent).
-    #[test]
-    fn own_rabbit_threats_count_apart_only_for_the_root_side() {
-        use crate::settings::Table;
-        // A gold rabbit on a6 and a silver rabbit on h3, both running.
-        let board = [
-            "rcdhhdcr", "   e    ", "R       ", "        ", "        ", "       r", "   E    ",
-            "RCDHHDCR",
-        ]
-        .concat();
-        let threat = |e: &Evaluator, side: &str| {
-            let pos = parse_side_and_board(&format!("{side} [{board}]")).unwrap();
-            let lines = e.explain(&pos);
-            let l = lines
-                .iter()
-                .find(|l| l.name == "rabbit goal threats")
-                .unwrap();
-            (l.sides.unwrap(), lines.iter().map(|l| l.net).sum::<i32>())
-        };
-        let mut w = Weights::default();
-        w.set_named("rabbit_goal_own_pct", "50").unwrap();
-        let plain = Evaluator::default();
-        let ((g0, s0), _) = threat(&plain, "g");
-        assert!(g0 > 0 && s0 > 0, "both rabbits threaten: {g0} {s0}");
-        // Without a root side the weight changes nothing.
-        assert_eq!(threat(&Evaluator::new(w.clone()), "g").0, (g0, s0));
-        for (root, expect) in [(Color::Gold, (g0 / 2, s0)), (Color::Silver, (g0, s0 / 2))] {
-            let e = Evaluator::new(w.clone()).for_root(root);
-            let ((g, s), total_g) = threat(&e, "g");
-            assert!(
-                (g - expect.0).abs() <= 1 && (s - expect.1).abs() <= 1,
-                "{root:?}: {g} {s}"
-            );
-            // The same board with the other side to move: the same terms for
-            // gold, apart from the tempo and capture terms of the mover.
-            let ((g2, s2), _) = threat(&e, "s");
-            assert_eq!((g, s), (g2, s2));
-            assert!(total_g != 0);
-        }
-        // The default leaves the evaluator symmetric: no root side is kept.
-        assert_eq!(Evaluator::default().for_root(Color::Gold).root, None);
     }
 
     #[test]

@@ -148,7 +148,9 @@ impl Searcher {
         crate::eval::material::warm_up_in_background();
         Searcher {
             tt: Some(TranspositionTable::new(config.engine.hash.max(1))),
-            eval: Evaluator::new(config.eval.clone()),
+            eval: Evaluator {
+                w: config.eval.clone(),
+            },
             config: config.clone(),
         }
     }
@@ -164,7 +166,9 @@ impl Searcher {
             free_in_background(self.tt.take());
             self.tt = Some(TranspositionTable::new(config.engine.hash.max(1)));
         }
-        self.eval = Evaluator::new(config.eval.clone());
+        self.eval = Evaluator {
+            w: config.eval.clone(),
+        };
         self.config = config.clone();
     }
 
@@ -226,9 +230,6 @@ impl Searcher {
             return None;
         }
         crate::eval::material::warm_up();
-        // The root side, for a weight that scores the engine's own terms
-        // apart from the opponent's (a copy only then).
-        let rooted = (self.eval.w.rabbit_goal_own_pct != 100).then(|| self.eval.for_root(me));
         // Ordered by a static look at each turn's result, so that even a
         // search stopped before its first iteration answers sensibly.
         // Scoring tens of thousands of turns takes long with a costly
@@ -245,7 +246,7 @@ impl Searcher {
                 break;
             }
             let after = turn.apply(&root);
-            let eval = rooted.as_ref().unwrap_or(&self.eval).evaluate(&after);
+            let eval = self.eval.evaluate(&after);
             let may_win = after.has_goal(me) || after.rabbits(me.opp()).is_empty();
             moves.push(RootMove {
                 turn,
@@ -281,7 +282,7 @@ impl Searcher {
         tt.new_search();
         let params = &self.config.search;
         let threads = self.config.engine.threads;
-        let eval = rooted.as_ref().unwrap_or(&self.eval);
+        let eval = &self.eval;
         let helpers_stop = AtomicBool::new(false);
         let total_nodes = AtomicU64::new(0);
         let (best_idx, best_score, done_depth) = std::thread::scope(|s| {
