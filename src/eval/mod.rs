@@ -254,7 +254,7 @@ impl Evaluator {
         loss[me.index()] = -threat;
         lines.push(TermLine::by_color("threatened (side to move)", loss));
         debug_assert_eq!(
-            lines.iter().map(|l| l.net).sum::<i32>() * sign(me),
+            (lines.iter().map(|l| l.net).sum::<i32>() * sign(me)).clamp(-EVAL_LIMIT, EVAL_LIMIT),
             self.evaluate(pos),
         );
         lines
