@@ -488,6 +488,14 @@ mod tests {
             let hostages = off.iter().find(|l| l.name == "hostages").unwrap();
             assert_eq!(hostages.net, 0);
         }
+        // Beyond the evaluation's limit the lines still add up to what was
+        // computed; the score is their clamped sum.
+        let mut huge = Evaluator::default();
+        huge.w.tempo = 10_000;
+        let pos = parse_side_and_board(&format!("g [{board}]")).unwrap();
+        let sum: i32 = huge.explain(&pos).iter().map(|l| l.net).sum();
+        assert!(sum > EVAL_LIMIT);
+        assert_eq!(huge.evaluate(&pos), EVAL_LIMIT);
     }
 
     #[test]
