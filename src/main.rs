@@ -14,6 +14,44 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// A position taken from a game record (`analyze`, `eval`).
+#[derive(clap::Args)]
+struct GameRecord {
+    /// A game record: an arimaa.com archive TSV (pick the game with --id)
+    /// or a movelist file (`1g Ra1 ...` lines, one move a line).
+    #[arg(long, value_name = "FILE")]
+    game: Option<String>,
+    /// With --game: the id of the archive's game.
+    #[arg(long, value_name = "GAMEID", requires = "game")]
+    id: Option<String>,
+    /// With --game: the position before this move (`12s`, the old `12b`
+    /// too), with the game's history for repetitions. Default: the
+    /// position after the last move.
+    #[arg(long = "move", value_name = "LABEL", requires = "game")]
+    move_label: Option<String>,
+}
+
+impl GameRecord {
+    /// Refuses `--id` or `--move` without `--game`. Clap's `requires`
+    /// does not do it here: with a position given, `--game` conflicts
+    /// with it, and clap then skips the requirement, so the flag would be
+    /// dropped without a word.
+    fn check(&self, all: bool) -> Result<()> {
+        if self.game.is_none() {
+            for (given, flag) in [
+                (self.id.is_some(), "--id"),
+                (self.move_label.is_some(), "--move"),
+                (all, "--all"),
+            ] {
+                if given {
+                    anyhow::bail!("{flag} needs --game FILE: it picks from a game record");
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Speak AEI on stdin/stdout (the default with no arguments).
@@ -38,28 +76,13 @@ enum Command {
         /// (see below).
         #[arg(required_unless_present = "game", conflicts_with = "game")]
         position: Option<String>,
-        /// A game record: an arimaa.com archive TSV (pick the game with
-        /// --id) or a movelist file (`1g Ra1 ...` lines, one move a line).
-        #[arg(long, value_name = "FILE")]
-        game: Option<String>,
-        /// With --game: the id of the archive's game.
-        #[arg(long, value_name = "GAMEID", requires = "game")]
-        id: Option<String>,
-        /// With --game: analyse the position before this move (`12s`,
-        /// the old `12b` too), with the game's history for repetitions.
-        /// Default: the position after the last move.
-        #[arg(
-            long = "move",
-            value_name = "LABEL",
-            requires = "game",
-            conflicts_with = "all"
-        )]
-        move_label: Option<String>,
+        #[command(flatten)]
+        record: GameRecord,
         /// With --game: every move of the game, aamir's choice and score
         /// next to the move played and the score after it, then the moves
         /// that lost the most. --time and --depth apply to each move
         /// (default 1 s a move).
-        #[arg(long, requires = "game")]
+        #[arg(long, requires = "game", conflicts_with = "move_label")]
         all: bool,
         /// Seconds to think (default 5 when no depth is given; with --all,
         /// per move, default 1).
@@ -131,17 +154,8 @@ enum Command {
         /// `g [board]` / `s [board]`, or a file with that or a long diagram.
         #[arg(required_unless_present = "game", conflicts_with = "game")]
         position: Option<String>,
-        /// A game record: an arimaa.com archive TSV (pick the game with
-        /// --id) or a movelist file (`1g Ra1 ...` lines, one move a line).
-        #[arg(long, value_name = "FILE")]
-        game: Option<String>,
-        /// With --game: the id of the archive's game.
-        #[arg(long, value_name = "GAMEID", requires = "game")]
-        id: Option<String>,
-        /// With --game: the position before this move (`12s`). Default: the
-        /// position after the last move.
-        #[arg(long = "move", value_name = "LABEL", requires = "game")]
-        move_label: Option<String>,
+        #[command(flatten)]
+        record: GameRecord,
         /// A whole move to play on top first (`Ra2n Ra3n ...`; repeat the
         /// flag for more moves, each checked by the rules).
         #[arg(long, value_name = "MOVE")]
@@ -471,9 +485,7 @@ fn run(cli: Cli) -> Result<()> {
         },
         Some(Command::Analyze {
             position,
-            game,
-            id,
-            move_label,
+            record,
             all,
             time,
             depth,
@@ -481,6 +493,12 @@ fn run(cli: Cli) -> Result<()> {
             threads,
             params,
         }) => {
+            record.check(all)?;
+            let GameRecord {
+                game,
+                id,
+                move_label,
+            } = record;
             let config = config(
                 &params,
                 &[("depth", depth), ("hash", hash), ("threads", threads)],
@@ -561,12 +579,16 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Replay { file }) => tools::replay::run(&file),
         Some(Command::Eval {
             position,
-            game,
-            id,
-            move_label,
+            record,
             then,
             params,
         }) => {
+            record.check(false)?;
+            let GameRecord {
+                game,
+                id,
+                move_label,
+            } = record;
             let config = config(&params, &[])?;
             let eval = aamir::eval::Evaluator { w: config.eval };
             let source = match (&position, &game) {

@@ -270,3 +270,27 @@ fn eval_prints_the_terms_and_their_total() {
     assert!(!ok);
     assert!(err.contains("--then `Ra1n Ra2n`"), "{err}");
 }
+
+/// `--id`, `--move` and `--all` pick from a game record: given with a
+/// position instead of `--game`, they are refused by name rather than
+/// dropped.
+#[test]
+fn record_flags_without_a_game_are_refused() {
+    let pos = "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]";
+    for args in [
+        vec!["eval", "--id", SHORT, pos],
+        vec!["eval", "--move", "3g", pos],
+        vec!["analyze", "--id", SHORT, pos, "--depth", "1"],
+        vec!["analyze", "--move", "3g", pos, "--depth", "1"],
+        vec!["analyze", "--all", pos, "--depth", "1"],
+    ] {
+        let (ok, out, err) = aamir(&args);
+        assert!(!ok, "{args:?}: {out}");
+        let flag = args[1];
+        assert!(
+            err.contains(&format!("{flag} needs --game FILE")),
+            "{args:?}: {err}"
+        );
+        assert!(!out.contains("bestmove") && !out.contains("total"), "{out}");
+    }
+}
