@@ -28,7 +28,8 @@ pub fn run(source: Source, then: &[String], eval: &Evaluator) -> Result<()> {
     let mut game = match source {
         Source::Position(p) => {
             let pos = load_position(p)?;
-            crate::board::Game::from_position(pos, 2)
+            // Numbered as `analyze` numbers a bare position.
+            crate::board::Game::from_position(pos, 1)
         }
         Source::Game { path, id, before } => play_until(&load_record(path, id)?, before)?,
     };
