@@ -223,11 +223,22 @@ fn record_errors_name_what_is_wrong() {
     }
 }
 
+/// `aamir eval` on the short game before its move 3g, with `then` played
+/// on top (`None`: nothing).
+fn eval_before_3g(then: Option<&str>) -> (bool, String, String) {
+    let archive = archive();
+    let mut args = vec!["eval", "--game", &archive, "--id", SHORT, "--move", "3g"];
+    if let Some(m) = then {
+        args.extend(["--then", m]);
+    }
+    aamir(&args)
+}
+
 /// `aamir eval`: the terms of a game's position, before a move and after
 /// moves played on top; an illegal `--then` move is refused by name.
 #[test]
 fn eval_prints_the_terms_and_their_total() {
-    let (ok, out, err) = aamir(&["eval", "--game", &archive(), "--id", SHORT, "--move", "3g"]);
+    let (ok, out, err) = eval_before_3g(None);
     assert!(ok, "{err}");
     let game = game_before("3g");
     let score = aamir::eval::Evaluator::default().evaluate(game.position());
@@ -243,30 +254,10 @@ fn eval_prints_the_terms_and_their_total() {
         .find(|(l, _)| l.replace('w', "g") == "3g")
         .unwrap()
         .1;
-    let (ok, out, err) = aamir(&[
-        "eval",
-        "--game",
-        &archive(),
-        "--id",
-        SHORT,
-        "--move",
-        "3g",
-        "--then",
-        &next,
-    ]);
+    let (ok, out, err) = eval_before_3g(Some(&next));
     assert!(ok, "{err}");
     assert!(out.contains("for silver to move"), "{out}");
-    let (ok, _, err) = aamir(&[
-        "eval",
-        "--game",
-        &archive(),
-        "--id",
-        SHORT,
-        "--move",
-        "3g",
-        "--then",
-        "Ra1n Ra2n",
-    ]);
+    let (ok, _, err) = eval_before_3g(Some("Ra1n Ra2n"));
     assert!(!ok);
     assert!(err.contains("--then `Ra1n Ra2n`"), "{err}");
 }
