@@ -396,6 +396,18 @@ impl<'a> Worker<'a> {
     fn leaf(&mut self, pos: &mut Position, ctx: &mut NodeCtx, alpha: i32, beta: i32) -> Leaf {
         let ply = ctx.ply;
         if !pos.at_turn_start() {
+            // The mover keeps its steps: ending the turn here would forfeit
+            // them, and a capture it has half made would go unseen.
+            if self.params.midturn_eval && pos.steps_left() > 0 {
+                if self.params.goal_detection
+                    && let Some(n) = self.goal_in(pos)
+                {
+                    return Leaf::Score(WIN - (ply + n as i32));
+                }
+                if self.threat_of(pos, pos.side().opp()).is_none() {
+                    return Leaf::Score(self.static_eval(pos));
+                }
+            }
             if pos.hash() != ctx.turn_start
                 && let Some(s) = self.search_pass(pos, NodeCtx { depth: 0, ..*ctx }, alpha, beta)
             {
@@ -605,4 +617,62 @@ fn pick_best(list: &mut [Action], scores: &mut [i32], i: usize) -> Action {
 fn hist_index(a: Action, me: Color) -> usize {
     let s = a.first();
     me.index() * 4096 + s.from.index() * 64 + s.to.index()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_side_and_board;
+
+    /// The score of the mid-turn `pos` as a leaf (depth 0, full window).
+    fn midturn_leaf(pos: &Position, midturn_eval: bool) -> i32 {
+        let tt = TranspositionTable::new(1);
+        let eval = Evaluator::default();
+        let params = Params {
+            midturn_eval,
+            ..Params::default()
+        };
+        let history = History::default();
+        let stop = AtomicBool::new(false);
+        let mut w = Worker::new(&tt, &eval, &params, &history, &stop, None, None);
+        let mut p = pos.clone();
+        // Any other hash: the board has changed since the turn began.
+        let ctx = NodeCtx {
+            turn_start: p.hash() ^ 1,
+            depth: 0,
+            ply: 2,
+            ext_left: 0,
+        };
+        let s = w.search(&mut p, ctx, -INF, INF);
+        assert_eq!(p, *pos, "the search left the position changed");
+        s
+    }
+
+    #[test]
+    fn a_midturn_leaf_keeps_the_steps_left() {
+        // Gold, two steps into its turn, can still push the dog on c5 onto
+        // the unguarded c6 with its elephant. Ending the turn forfeits that
+        // push: silver moves next and the dog is only threatened.
+        let mut pos = parse_side_and_board(&format!(
+            "g [{}]",
+            [
+                "rrrrrrrr", "        ", "        ", "  dE    ", "        ", "        ", "        ",
+                "RRRRRRRR",
+            ]
+            .concat()
+        ))
+        .unwrap();
+        pos.set_steps_left(2);
+        let eval = Evaluator::default();
+        let kept = midturn_leaf(&pos, true);
+        assert_eq!(kept, eval.evaluate(&pos), "the mover's static score");
+        let mut passed = pos.clone();
+        passed.pass_turn();
+        let ended = midturn_leaf(&pos, false);
+        assert_eq!(ended, -eval.evaluate(&passed), "the turn ends at the leaf");
+        assert!(
+            kept > ended,
+            "the push in hand should count: {kept} against {ended}"
+        );
+    }
 }

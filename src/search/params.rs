@@ -26,6 +26,11 @@ table! {
         /// the window (not only above beta): there a goal threat can turn
         /// an exact score into a loss.
         goal_ext_pv: bool = false, 0..=1;
+        /// A leaf part way through a turn gets the static score of the side
+        /// still to move, with its steps left (its captures within them and
+        /// its goal counted), instead of ending the turn there; the turn
+        /// still ends there when the other side threatens goal.
+        midturn_eval: bool = false, 0..=1;
         /// Order first actions of captures (from the capture detector) right
         /// after the hash move at nodes with at least this many steps of
         /// depth left (0 = off).
