@@ -8,9 +8,11 @@
 //! turn start, and a side that reaches goal or takes the last enemy rabbit
 //! mid-turn is scored as winning at once, because it may end its turn there.
 //!
-//! Leaves are always judged at a turn start: a search that runs out of
-//! depth mid-turn ends the turn there, so the opponent's immediate goal is
-//! seen before the position is evaluated.
+//! A leaf part way through a turn is scored for the side still to move,
+//! with its steps left (`midturn_eval`): ending the turn there instead
+//! would forfeit them, so an opponent's reply at depths 5-7 could never be
+//! more than a push or pull. When the other side threatens goal the turn
+//! ends there after all, so that the threat is judged at a turn start.
 
 use super::params::Params;
 use super::tt::{Bound, PASS, TranspositionTable, WIN, entry_action};
@@ -381,7 +383,10 @@ impl<'a> Worker<'a> {
         None
     }
 
-    /// A node out of depth. Mid-turn the turn ends here, if it may. At a
+    /// A node out of depth. Mid-turn the side to move keeps its steps
+    /// (`midturn_eval`): a goal within them wins, else its static score
+    /// stands, unless the other side threatens goal; then, or with the
+    /// option off, the turn ends here, if it may. At a
     /// turn start the static score stands, except that a goal this turn
     /// wins, and a goal threat of the opponent makes a score above beta
     /// untrustworthy: then the side to move gets one whole turn to defend
