@@ -629,28 +629,35 @@ mod tests {
     use super::*;
     use crate::board::notation::parse_side_and_board;
 
-    /// The score of the mid-turn `pos` as a leaf (depth 0, full window).
-    fn midturn_leaf(pos: &Position, midturn_eval: bool) -> i32 {
+    /// The score of `pos` searched to depth 0 with `params` and the full
+    /// window, its turn begun on the board hashed `turn_start`, and the
+    /// nodes it took (shared with the quiescence tests).
+    pub(super) fn depth0(pos: &Position, params: &Params, turn_start: u64) -> (i32, u64) {
         let tt = TranspositionTable::new(1);
         let eval = Evaluator::default();
-        let params = Params {
-            midturn_eval,
-            ..Params::default()
-        };
         let history = History::default();
         let stop = AtomicBool::new(false);
-        let mut w = Worker::new(&tt, &eval, &params, &history, &stop, None, None);
+        let mut w = Worker::new(&tt, &eval, params, &history, &stop, None, None);
         let mut p = pos.clone();
-        // Any other hash: the board has changed since the turn began.
         let ctx = NodeCtx {
-            turn_start: p.hash() ^ 1,
+            turn_start,
             depth: 0,
-            ply: 2,
+            ply: 0,
             ext_left: 0,
         };
         let s = w.search(&mut p, ctx, -INF, INF);
         assert_eq!(p, *pos, "the search left the position changed");
-        s
+        (s, w.nodes)
+    }
+
+    /// The score of the mid-turn `pos` as a leaf.
+    fn midturn_leaf(pos: &Position, midturn_eval: bool) -> i32 {
+        let params = Params {
+            midturn_eval,
+            ..Params::default()
+        };
+        // Any other hash: the board has changed since the turn began.
+        depth0(pos, &params, pos.hash() ^ 1).0
     }
 
     #[test]

@@ -196,15 +196,11 @@ impl Worker<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::NodeCtx;
     use super::*;
     use crate::board::notation::parse_side_and_board;
-    use crate::board::turngen::History;
     use crate::board::{Color, Kind};
     use crate::eval::Evaluator;
     use crate::search::Params;
-    use crate::search::tt::TranspositionTable;
-    use std::sync::atomic::AtomicBool;
 
     fn board(side: char, rows: [&str; 8]) -> Position {
         let text = format!("{side} [{}]", rows.concat());
@@ -214,25 +210,11 @@ mod tests {
     /// The score of `pos` as a turn-start leaf (depth 0, full window) and
     /// the nodes it took.
     fn leaf(pos: &Position, qsearch: u32) -> (i32, u64) {
-        let tt = TranspositionTable::new(1);
-        let eval = Evaluator::default();
         let params = Params {
             qsearch,
             ..Params::default()
         };
-        let history = History::default();
-        let stop = AtomicBool::new(false);
-        let mut w = Worker::new(&tt, &eval, &params, &history, &stop, None, None);
-        let mut p = pos.clone();
-        let ctx = NodeCtx {
-            turn_start: p.hash(),
-            depth: 0,
-            ply: 0,
-            ext_left: 0,
-        };
-        let s = w.search(&mut p, ctx, -INF, INF);
-        assert_eq!(p, *pos, "the search left the position changed");
-        (s, w.nodes)
+        super::super::tests::depth0(pos, &params, pos.hash())
     }
 
     /// Gold's elephant on d4 takes the dog on d6 in three steps (d5, then
