@@ -470,6 +470,7 @@ fn iterate(
                     depth: depth as i32 - TURN,
                     ply: TURN,
                     ext_left: params.goal_extensions,
+                    null_ok: true,
                 };
                 // A turn the model ranks low is tried shallower first and
                 // searched in full only when it beats the best so far.
@@ -889,6 +890,30 @@ mod tests {
             reduced.nodes * 10 < full.nodes * 9,
             "reduced {} full {}",
             reduced.nodes,
+            full.nodes
+        );
+    }
+
+    #[test]
+    fn null_move_saves_nodes_and_still_stops_a_goal_threat() {
+        // Under a goal threat the pass is never tried: gold must still find
+        // its defence.
+        let r = run_with(&goal_threatened(), 10, "null_reduction=2");
+        assert!(
+            r.score > -WIN_BOUND,
+            "gold should hold: {} {:?}",
+            r.score,
+            r.best
+        );
+        // From the opening a free turn rarely changes the verdict, so many
+        // turn starts two turns deep fail high on the pass.
+        let opening = after_setups();
+        let full = run_with(&opening, 10, "null_reduction=0");
+        let null = run_with(&opening, 10, "null_reduction=2");
+        assert!(
+            null.nodes * 10 < full.nodes * 9,
+            "null {} full {}",
+            null.nodes,
             full.nodes
         );
     }
