@@ -183,22 +183,6 @@ impl Evaluator {
         now - threat
     }
 
-    /// How much [`Evaluator::evaluate`] changes when its threat terms look
-    /// `reach` of the opponent's steps ahead (the full capture detector)
-    /// instead of the set `threat_reach`. The search asks for it only at
-    /// leaves right after a capture (`after_capture_reach`), where a threat
-    /// that takes a whole turn to carry out is the one the last capture may
-    /// have been given up to delay. The side to move's own captures keep
-    /// their reach: the threat is what the delaying sacrifice hides.
-    pub fn deeper_captures(&self, pos: &Position, reach: u8) -> i32 {
-        let set = self.w.threat_reach.clamp(2, STEPS_PER_TURN as i32) as u8;
-        let reach = reach.clamp(2, STEPS_PER_TURN);
-        if set >= reach {
-            return 0;
-        }
-        self.threat_loss(pos, set) - self.threat_loss(pos, reach)
-    }
-
     /// The side to move's capture gain and the loss it is threatened with
     /// (both in its favour as signed here: the gain, then the loss).
     #[inline]
@@ -216,16 +200,9 @@ impl Evaluator {
                 .unwrap_or(0);
             now = best * w.capture_now_pct / 100;
         }
-        [now, self.threat_loss(pos, threat_reach)]
-    }
-
-    /// What the opponent's captures within `reach` of its steps threaten
-    /// the side to move with: shares of the two largest losses.
-    #[inline]
-    fn threat_loss(&self, pos: &Position, reach: u8) -> i32 {
-        let me = pos.side();
+        // The two largest losses threatened.
         let (mut first, mut second) = (0, 0);
-        for sq in capturable(pos, me.opp(), reach) {
+        for sq in capturable(pos, me.opp(), threat_reach) {
             if let Some(p) = pos.piece_at(sq) {
                 let loss = material::gain_of_capture(pos, me.opp(), p.kind());
                 if loss > first {
@@ -236,7 +213,10 @@ impl Evaluator {
                 }
             }
         }
-        first * self.w.threat_first_pct / 100 + second * self.w.threat_second_pct / 100
+        [
+            now,
+            first * w.threat_first_pct / 100 + second * w.threat_second_pct / 100,
+        ]
     }
 
     /// The static score of `pos` term by term, as `aamir eval` prints it:
@@ -600,24 +580,6 @@ mod weight_tests {
         let mut short = gold.clone();
         short.set_steps_left(3);
         assert_eq!(far.evaluate(&short), near.evaluate(&short));
-    }
-
-    #[test]
-    fn deeper_captures_is_what_the_longer_reach_adds() {
-        use crate::board::notation::parse_side_and_board;
-        let silver = parse_side_and_board(&format!("s [{}]", FOUR_STEP_CAPTURE.concat())).unwrap();
-        let near = Evaluator::default();
-        let mut far = Evaluator::default();
-        far.w.capture_reach = 4;
-        far.w.threat_reach = 4;
-        // The cat threatened with a whole turn: the difference the deeper
-        // look makes is exactly the full-reach score's.
-        let d = near.deeper_captures(&silver, 4);
-        assert!(d < 0, "the threat should cost silver: {d}");
-        assert_eq!(near.evaluate(&silver) + d, far.evaluate(&silver));
-        // Nothing to add at the reach the weights already use.
-        assert_eq!(near.deeper_captures(&silver, 2), 0);
-        assert_eq!(far.deeper_captures(&silver, 4), 0);
     }
 
     #[test]

@@ -63,16 +63,10 @@ pub struct Worker<'a> {
     /// is probed. Direct-mapped, replaced on collision; a slot holds the
     /// key (0 = empty) and the score.
     eval_cache: Vec<(u64, i32)>,
-    /// [`Evaluator::deeper_captures`] by search key, for the same reason:
-    /// the capture detector costs far more than the static score.
-    deep_cache: Vec<(u64, i32)>,
 }
 
 /// Slots of the per-thread static-score cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
-/// Slots of the per-thread cache of deeper capture terms (a power of two),
-/// allocated only when `after_capture_reach` is on.
-const DEEP_CACHE_SIZE: usize = 1 << 16;
 
 /// What a node needs beyond its position.
 #[derive(Copy, Clone)]
@@ -85,28 +79,6 @@ pub struct NodeCtx {
     pub ply: i32,
     /// Goal-threat extensions still allowed on this path.
     pub ext_left: u32,
-    /// Pieces on the board when this turn began.
-    pub start_pieces: u32,
-    /// Whether a piece was captured in the turn before this one
-    /// (`after_capture_reach`).
-    pub after_capture: bool,
-}
-
-impl NodeCtx {
-    /// The context of a turn starting on `pos` (the other side having just
-    /// moved), `before` pieces having stood on the board when the turn
-    /// before it began.
-    pub fn turn(pos: &Position, depth: i32, ply: i32, ext_left: u32, before: u32) -> NodeCtx {
-        let pieces = pos.occupied().count();
-        NodeCtx {
-            turn_start: pos.hash(),
-            depth,
-            ply,
-            ext_left,
-            start_pieces: pieces,
-            after_capture: pieces < before,
-        }
-    }
 }
 
 /// What became of a node out of depth.
@@ -144,7 +116,6 @@ impl<'a> Worker<'a> {
             hist: vec![0; 2 * 64 * 64],
             known_eval: None,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
-            deep_cache: Vec::new(),
         }
     }
 
@@ -263,13 +234,12 @@ impl<'a> Worker<'a> {
         let h = pos.hash();
         let s = if self.pass_allowed(h) {
             self.path.push(h);
-            let c = NodeCtx::turn(
-                pos,
-                ctx.depth - steps as i32,
-                ctx.ply + steps as i32,
-                ctx.ext_left,
-                ctx.start_pieces,
-            );
+            let c = NodeCtx {
+                turn_start: h,
+                depth: ctx.depth - steps as i32,
+                ply: ctx.ply + steps as i32,
+                ext_left: ctx.ext_left,
+            };
             let s = -self.search(pos, c, -beta, -alpha);
             self.path.pop();
             Some(s)
@@ -440,8 +410,7 @@ impl<'a> Worker<'a> {
                     return Leaf::Score(WIN - (ply + n as i32));
                 }
                 if self.threat_of(pos, pos.side().opp()).is_none() {
-                    let e = self.static_eval(pos) + self.after_capture(pos, ctx);
-                    return Leaf::Score(e);
+                    return Leaf::Score(self.static_eval(pos));
                 }
             }
             if pos.hash() != ctx.turn_start
@@ -456,7 +425,7 @@ impl<'a> Worker<'a> {
             }
             return Leaf::Score(self.eval.evaluate(pos));
         }
-        let e = self.static_eval(pos) + self.after_capture(pos, ctx);
+        let e = self.static_eval(pos);
         // Where a threat could pull the score below what the window asks.
         let matters = if self.params.goal_ext_pv {
             e > alpha
@@ -478,30 +447,6 @@ impl<'a> Worker<'a> {
         ctx.depth = STEPS_PER_TURN as i32;
         ctx.ext_left -= 1;
         Leaf::Extend
-    }
-
-    /// What the static score of a leaf misses right after a capture: the
-    /// captures and threats a whole turn away (`after_capture_reach`).
-    /// Without it a side facing such a threat gives up a piece every turn,
-    /// since the capture costs the opponent steps and moves the threat's
-    /// execution past the horizon, where one push or pull does not see it.
-    #[inline]
-    fn after_capture(&mut self, pos: &Position, ctx: &NodeCtx) -> i32 {
-        let reach = self.params.after_capture_reach;
-        if !ctx.after_capture || reach <= 2 {
-            return 0;
-        }
-        if self.deep_cache.is_empty() {
-            self.deep_cache = vec![(0, 0); DEEP_CACHE_SIZE];
-        }
-        let key = pos.search_key();
-        let slot = &mut self.deep_cache[key as usize & (DEEP_CACHE_SIZE - 1)];
-        if slot.0 == key && key != 0 {
-            return slot.1;
-        }
-        let d = self.eval.deeper_captures(pos, reach as u8);
-        *slot = (key, d);
-        d
     }
 
     /// Ordering scores: hash move, captures near the root, pushes and
@@ -688,25 +633,18 @@ mod tests {
     /// window, its turn begun on the board hashed `turn_start`, and the
     /// nodes it took (shared with the quiescence tests).
     pub(super) fn depth0(pos: &Position, params: &Params, turn_start: u64) -> (i32, u64) {
-        let ctx = NodeCtx {
-            turn_start,
-            depth: 0,
-            ply: 0,
-            ext_left: 0,
-            start_pieces: pos.occupied().count(),
-            after_capture: false,
-        };
-        depth0_in(pos, params, ctx)
-    }
-
-    /// The score of `pos` searched to depth 0 in `ctx`, and the nodes.
-    fn depth0_in(pos: &Position, params: &Params, ctx: NodeCtx) -> (i32, u64) {
         let tt = TranspositionTable::new(1);
         let eval = Evaluator::default();
         let history = History::default();
         let stop = AtomicBool::new(false);
         let mut w = Worker::new(&tt, &eval, params, &history, &stop, None, None);
         let mut p = pos.clone();
+        let ctx = NodeCtx {
+            turn_start,
+            depth: 0,
+            ply: 0,
+            ext_left: 0,
+        };
         let s = w.search(&mut p, ctx, -INF, INF);
         assert_eq!(p, *pos, "the search left the position changed");
         (s, w.nodes)
@@ -748,41 +686,5 @@ mod tests {
             kept > ended,
             "the push in hand should count: {kept} against {ended}"
         );
-    }
-
-    #[test]
-    fn a_leaf_after_a_capture_sees_threats_a_whole_turn_away() {
-        // Silver to move; gold's elephant takes the cat on c6 only with a
-        // whole turn (step beside it, then push): one push or pull does
-        // not see it.
-        let pos = parse_side_and_board(&format!(
-            "s [{}]",
-            [
-                "r      r", "        ", "        ", "   E    ", "   c    ", "        ", "        ",
-                "R      R",
-            ]
-            .concat()
-        ))
-        .unwrap();
-        let params = Params {
-            after_capture_reach: 4,
-            ..Params::default()
-        };
-        let n = pos.occupied().count();
-        // A turn start reached by a turn that captured (one more piece
-        // stood when it began) and one reached without a capture.
-        let after = NodeCtx::turn(&pos, 0, 0, 0, n + 1);
-        let quiet = NodeCtx::turn(&pos, 0, 0, 0, n);
-        assert!(after.after_capture && !quiet.after_capture);
-        let eval = Evaluator::default();
-        let (s_after, _) = depth0_in(&pos, &params, after);
-        let (s_quiet, _) = depth0_in(&pos, &params, quiet);
-        assert_eq!(s_quiet, eval.evaluate(&pos), "no capture: the static score");
-        let deeper = eval.deeper_captures(&pos, 4);
-        assert!(deeper < 0, "the cat's threat should count: {deeper}");
-        assert_eq!(s_after, s_quiet + deeper);
-        // Off (the default), a capture before the leaf changes nothing.
-        let (s_off, _) = depth0_in(&pos, &Params::default(), after);
-        assert_eq!(s_off, s_quiet);
     }
 }

@@ -465,13 +465,12 @@ fn iterate(
                 w.path.clear();
                 w.path.push(child.hash());
                 w.known_eval = Some((child.hash(), moves[i].eval));
-                let ctx = NodeCtx::turn(
-                    child,
-                    depth as i32 - TURN,
-                    TURN,
-                    params.goal_extensions,
-                    root.occupied().count(),
-                );
+                let ctx = NodeCtx {
+                    turn_start: child.hash(),
+                    depth: depth as i32 - TURN,
+                    ply: TURN,
+                    ext_left: params.goal_extensions,
+                };
                 // A turn the model ranks low is tried shallower first and
                 // searched in full only when it beats the best so far.
                 let reduce = if i > 0

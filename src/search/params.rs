@@ -33,14 +33,6 @@ table! {
         /// off won its SPRT, 125-87, +63.0 Elo [+15.6, +110.3]
         /// (docs/experiments.md, stop 27).
         midturn_eval: bool = true, 0..=1;
-        /// After a capture in the turn before a leaf, the opponent's
-        /// threats in its static score are looked for within this many
-        /// steps (the full capture detector) instead of one push or pull
-        /// (0 or 2 = off). A threat two moves away that costs a turn to
-        /// carry out otherwise lets the search give a piece every turn to
-        /// push it past its horizon; looking only after a capture keeps
-        /// the cost to the few leaves where that happens.
-        after_capture_reach: u32 = 0, 0..=4;
         /// Order first actions of captures (from the capture detector) right
         /// after the hash move at nodes with at least this many steps of
         /// depth left (0 = off).
