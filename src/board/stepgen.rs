@@ -215,28 +215,6 @@ impl ActionList {
     pub fn as_mut_slice(&mut self) -> &mut [Action] {
         &mut self.items[..self.len]
     }
-
-    /// Keeps only the actions `keep` accepts, in their order.
-    #[inline]
-    pub fn retain(&mut self, mut keep: impl FnMut(Action) -> bool) {
-        let mut n = 0;
-        for i in 0..self.len {
-            let a = self.items[i];
-            if keep(a) {
-                self.items[n] = a;
-                n += 1;
-            }
-        }
-        self.len = n;
-    }
-
-    /// Every square an action's steps leave or enter.
-    #[inline(always)]
-    pub fn touched(a: Action) -> Bitboard {
-        a.steps().fold(Bitboard::EMPTY, |b, s| {
-            b | Bitboard::from_square(s.from) | Bitboard::from_square(s.to)
-        })
-    }
 }
 
 /// The side to move's pieces that may move, per kind (not frozen).

@@ -18,7 +18,7 @@ use super::params::Params;
 use super::tt::{Bound, PASS, TranspositionTable, WIN, entry_action};
 use crate::board::stepgen::{ActionList, generate_actions};
 use crate::board::turngen::History;
-use crate::board::{Action, ActionKind, Bitboard, Color, Position, STEPS_PER_TURN};
+use crate::board::{Action, ActionKind, Color, Position, STEPS_PER_TURN};
 use crate::eval::{Evaluator, material};
 use crate::tactics::goal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -63,8 +63,6 @@ pub struct Worker<'a> {
     /// is probed. Direct-mapped, replaced on collision; a slot holds the
     /// key (0 = empty) and the score.
     eval_cache: Vec<(u64, i32)>,
-    /// Killer actions by ply (`killers`), the newest first.
-    killers: Vec<[u32; 2]>,
 }
 
 /// Slots of the per-thread static-score cache (a power of two).
@@ -118,7 +116,6 @@ impl<'a> Worker<'a> {
             hist: vec![0; 2 * 64 * 64],
             known_eval: None,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
-            killers: vec![[0; 2]; MAX_KILLER_PLY],
         }
     }
 
@@ -298,19 +295,9 @@ impl<'a> Worker<'a> {
             // No legal step at all: immobilised, a loss.
             return -(WIN - ply);
         }
-        if self.params.goal_defence {
-            self.keep_defences(pos, &mut list);
-        }
         let n = list.len();
         let mut scores = [0i32; crate::board::stepgen::MAX_ACTIONS];
-        self.order(
-            pos,
-            list.as_slice(),
-            &mut scores[..n],
-            hash_action,
-            depth,
-            ply,
-        );
+        self.order(pos, list.as_slice(), &mut scores[..n], hash_action, depth);
         let pass_first = hash_action == PASS;
         let mut tried: [u32; 64] = [0; 64];
         let mut ntried = 0usize;
@@ -332,21 +319,7 @@ impl<'a> Worker<'a> {
                 }
                 let a = pick_best(list.as_mut_slice(), &mut scores[..n], i);
                 i += 1;
-                let reduce = if self.params.lmr > 0
-                    && !first
-                    && depth > 2
-                    && searched >= self.params.lmr_after as usize
-                    && a.kind() == ActionKind::Single
-                    && scores[i - 1] < KILLER_SCORE - 2
-                {
-                    self.params.lmr.min(depth - 2)
-                } else {
-                    0
-                };
-                (
-                    a.raw(),
-                    self.pvs_action(pos, a, ctx, alpha, beta, first, reduce),
-                )
+                (a.raw(), self.pvs_action(pos, a, ctx, alpha, beta, first))
             };
             if self.aborted {
                 return 0;
@@ -360,7 +333,6 @@ impl<'a> Worker<'a> {
                     if s >= beta {
                         if !is_pass {
                             self.reward(Action::from_raw(action), &tried[..ntried], me, depth);
-                            self.remember_killer(action, ply);
                         }
                         return self.finish(key, ply, depth, best, alpha0, beta, best_action);
                     }
@@ -477,35 +449,6 @@ impl<'a> Worker<'a> {
         Leaf::Extend
     }
 
-    /// Under a goal threat of the opponent, drops the actions that touch
-    /// nothing the threat depends on: with `s` steps left, an action of
-    /// cost `c` stays if it touches a square within `s - c + 1` steps of
-    /// [`goal::threat_region`] (the steps still to come can carry a piece
-    /// that far, and one more square reaches a piece it freezes or frees).
-    /// A turn that parries the threat and also does something elsewhere is
-    /// still searched, parry first: once the threat is gone nothing is
-    /// dropped.
-    #[inline]
-    fn keep_defences(&mut self, pos: &Position, list: &mut ActionList) {
-        let opp = pos.side().opp();
-        if self.threat_of(pos, opp).is_none() {
-            return;
-        }
-        let s = pos.steps_left() as i32;
-        let mut near = [Bitboard::EMPTY; 3];
-        let mut b = goal::threat_region(pos, opp);
-        // near[c]: within s - c + 1 steps of the region, for c = 1, 2.
-        for r in 0..=s {
-            for (c, slot) in near.iter_mut().enumerate().skip(1) {
-                if r == s - c as i32 + 1 {
-                    *slot = b;
-                }
-            }
-            b |= b.neighbors();
-        }
-        list.retain(|a| (ActionList::touched(a) & near[a.cost() as usize]).any());
-    }
-
     /// Ordering scores: hash move, captures near the root, pushes and
     /// pulls, then history.
     #[inline]
@@ -516,17 +459,12 @@ impl<'a> Worker<'a> {
         scores: &mut [i32],
         hash_action: u32,
         depth: i32,
-        ply: i32,
     ) {
         let me = pos.side();
         let hash = entry_action(hash_action);
-        let nk = self.params.killers as usize;
-        let killers = &self.killers[(ply as usize).min(MAX_KILLER_PLY - 1)][..nk];
         for (a, s) in list.iter().zip(scores.iter_mut()) {
             *s = if Some(*a) == hash {
                 HASH_SCORE
-            } else if let Some(k) = killers.iter().position(|&k| k == a.raw()) {
-                PUSH_SCORE - 1 - k as i32
             } else {
                 let base = if a.kind() != ActionKind::Single {
                     PUSH_SCORE
@@ -581,10 +519,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Plays `a` and searches on: the full window for the first child (or
-    /// without PVS), else a null window first, `reduce` steps shallower
-    /// when asked (a late quiet action) and again at full depth if that
-    /// beats alpha.
-    #[allow(clippy::too_many_arguments)]
+    /// without PVS), else a null window first.
     #[inline]
     fn pvs_action(
         &mut self,
@@ -594,7 +529,6 @@ impl<'a> Worker<'a> {
         alpha: i32,
         beta: i32,
         first: bool,
-        reduce: i32,
     ) -> i32 {
         let undo = pos.make_action(a);
         let cost = a.cost() as i32;
@@ -606,17 +540,7 @@ impl<'a> Worker<'a> {
         let s = if first {
             self.search(pos, c, alpha, beta)
         } else {
-            let mut s = alpha + 1;
-            if reduce > 0 {
-                let r = NodeCtx {
-                    depth: c.depth - reduce,
-                    ..c
-                };
-                s = self.search(pos, r, alpha, alpha + 1);
-            }
-            if s > alpha && !self.aborted {
-                s = self.search(pos, c, alpha, alpha + 1);
-            }
+            let s = self.search(pos, c, alpha, alpha + 1);
             if s > alpha && s < beta && !self.aborted {
                 self.search(pos, c, alpha, beta)
             } else {
@@ -637,18 +561,6 @@ impl<'a> Worker<'a> {
             for &t in tried {
                 let h = &mut self.hist[hist_index(Action::from_raw(t), me)];
                 *h -= bonus + *h * bonus / HIST_MAX;
-            }
-        }
-    }
-
-    /// Makes `action`, which cut off at `ply`, that ply's first killer.
-    #[inline]
-    fn remember_killer(&mut self, action: u32, ply: i32) {
-        if self.params.killers > 0 {
-            let k = &mut self.killers[(ply as usize).min(MAX_KILLER_PLY - 1)];
-            if k[0] != action {
-                k[1] = k[0];
-                k[0] = action;
             }
         }
     }
@@ -679,10 +591,7 @@ const GOAL_CACHE_SIZE: usize = 1 << 18;
 
 const HASH_SCORE: i32 = 1 << 30;
 const CAPTURE_SCORE: i32 = 1 << 29;
-const KILLER_SCORE: i32 = 1 << 28;
 const PUSH_SCORE: i32 = 1 << 14;
-/// Plies with their own killer slots (deeper ones share the last).
-const MAX_KILLER_PLY: usize = 128;
 /// History values stay within +-HIST_MAX (gravity in `reward`).
 const HIST_MAX: i32 = 1 << 13;
 
@@ -739,79 +648,6 @@ mod tests {
         let s = w.search(&mut p, ctx, -INF, INF);
         assert_eq!(p, *pos, "the search left the position changed");
         (s, w.nodes)
-    }
-
-    /// The score of the turn start `pos` searched `depth` steps with
-    /// `params`, and the nodes it took.
-    fn search_turn(pos: &Position, params: &Params, depth: i32) -> (i32, u64) {
-        let tt = TranspositionTable::new(8);
-        let eval = Evaluator::default();
-        let history = History::default();
-        let stop = AtomicBool::new(false);
-        let mut w = Worker::new(&tt, &eval, params, &history, &stop, None, None);
-        let mut p = pos.clone();
-        let ctx = NodeCtx {
-            turn_start: pos.hash(),
-            depth,
-            ply: 0,
-            ext_left: 0,
-        };
-        let s = w.search(&mut p, ctx, -INF, INF);
-        (s, w.nodes)
-    }
-
-    #[test]
-    fn the_defence_only_search_finds_every_parry_and_prunes() {
-        // Positions where one side reaches goal with its turn, handed to
-        // the other side to move: it must parry with its own turn. Searched
-        // one turn and a step (so the attacker's goal is tested exactly at
-        // its turn start), with and without dropping the actions that
-        // touch nothing the threat depends on: the verdict (lost or not)
-        // must be the same in every position, and the pruning must save
-        // nodes overall.
-        let text = include_str!("../../tests/data/goal-positions.tsv");
-        let (mut full_nodes, mut pruned_nodes, mut lost, mut tried) = (0, 0, 0, 0);
-        let on = Params {
-            goal_defence: true,
-            ..Params::default()
-        };
-        for line in text.lines().filter(|l| !l.starts_with('#')) {
-            let cols: Vec<&str> = line.split('\t').collect();
-            if cols.len() < 3 || cols[0] != "g" || cols[2] == "none" {
-                continue;
-            }
-            // Some come from a test suite that ignores piece counts.
-            let Ok(pos) = parse_side_and_board(&format!("s {}", cols[1])) else {
-                continue;
-            };
-            // Only a parry can save silver: no goal of its own.
-            if goal::goal_distance(&pos).is_some() {
-                continue;
-            }
-            let (a, na) = search_turn(&pos, &Params::default(), 5);
-            let (b, nb) = search_turn(&pos, &on, 5);
-            let is_lost = |v: i32| v <= -(WIN - 64);
-            assert_eq!(
-                is_lost(a),
-                is_lost(b),
-                "verdicts differ ({a} in full, {b} pruned) on s {}",
-                cols[1]
-            );
-            full_nodes += na;
-            pruned_nodes += nb;
-            lost += usize::from(is_lost(a));
-            tried += 1;
-            if tried == 60 {
-                break;
-            }
-        }
-        assert_eq!(tried, 60, "the data should hold 60 gold goals");
-        // (In this data silver parries every threat: `lost` stays 0.)
-        let _ = lost;
-        assert!(
-            pruned_nodes < full_nodes,
-            "pruning saved nothing: {pruned_nodes} against {full_nodes}"
-        );
     }
 
     /// The score of the mid-turn `pos` as a leaf.

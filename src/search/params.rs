@@ -58,27 +58,6 @@ table! {
         root_reduce_pct: i32 = 20, 1..=100;
         /// `root_reduce` applies from this depth (in steps) on.
         root_reduce_from: i32 = 8, 1..=120;
-        /// Late-move reductions inside the tree: a quiet action (one step,
-        /// not the table's move nor a capture's first step) tried after
-        /// `lmr_after` others at a node with more than two steps of depth
-        /// left is searched this many steps shallower first, and again at
-        /// full depth only if it beats alpha (0 = off). Removed once at -58
-        /// Elo when a leaf part way through a turn forfeited the steps left,
-        /// so a reduction mid-turn cut the mover's turn short; mid-turn
-        /// leaves now keep them (`midturn_eval`).
-        lmr: i32 = 0, 0..=4;
-        /// Actions searched in full at a node before reductions begin.
-        lmr_after: i32 = 4, 1..=200;
-        /// Killer actions per ply (steps from the root): the last actions
-        /// that cut off there, tried right after the table's move and
-        /// captures (0 = off). Removed once when two of them made the
-        /// depth-8 tree 3.4 times larger; retried on today's tree.
-        killers: i32 = 0, 0..=2;
-        /// Under a goal threat (the opponent would reach goal with a fresh
-        /// turn on the board as it stands), search only actions that touch
-        /// the squares that threat depends on, widened by the steps left
-        /// ([`crate::tactics::goal::threat_region`]); ending the turn stays.
-        goal_defence: bool = false, 0..=1;
     }
 }
 

@@ -87,27 +87,6 @@ pub fn rabbits_in_reach(pos: &Position, color: Color, n: u8) -> Bitboard {
     pos.rabbits(color) & reach_mask(color, n)
 }
 
-/// The squares whose contents can decide whether `color`, with a fresh
-/// turn of four steps on this board, reaches goal: for each of its rabbits
-/// in reach, the box of squares its path may use (files within its slack,
-/// its rank to goal), widened by the slack (the steps its helpers have to
-/// push a blocker away, unfreeze it or guard a trap) plus one (a piece
-/// next to one of those squares freezes, unfreezes or guards what stands
-/// there). A defender's move that touches nothing in it leaves the goal as
-/// it was; `search::alphabeta` prunes by it under a goal threat.
-pub fn threat_region(pos: &Position, color: Color) -> Bitboard {
-    let mut region = Bitboard::EMPTY;
-    for sq in rabbits_in_reach(pos, color, STEPS_PER_TURN) {
-        let slack = STEPS_PER_TURN - ranks_to_goal(color, sq);
-        let mut b = path_box(color, sq, slack);
-        for _ in 0..=slack {
-            b |= b.neighbors();
-        }
-        region |= b;
-    }
-    region
-}
-
 /// Ranks a `color` rabbit on `sq` still has to go.
 #[inline(always)]
 fn ranks_to_goal(color: Color, sq: Square) -> u8 {
