@@ -68,20 +68,47 @@ impl DataSet {
     }
 }
 
+/// The name each file's games go by (`<name>:<game id>`, which the split
+/// hashes): the file's base name, so that a recorded split does not depend
+/// on where the file lies, unless two of the files share it. Every run of
+/// `aamir match` writes a `games.tsv` numbered from 1, so those get their
+/// path as given; otherwise game 7 of one run and game 7 of another would
+/// count as one game.
+pub fn game_labels(paths: &[String]) -> Vec<String> {
+    let base = |p: &String| {
+        std::path::Path::new(p)
+            .file_name()
+            .map_or(p.clone(), |n| n.to_string_lossy().into_owned())
+    };
+    paths
+        .iter()
+        .map(|p| {
+            let b = base(p);
+            if paths.iter().filter(|q| base(q) == b).count() > 1 {
+                p.clone()
+            } else {
+                b
+            }
+        })
+        .collect()
+}
+
 /// Reads one file: a generator file, or an archive (a header row naming a
 /// `movelist` column).
 pub fn read_file(path: &str) -> Result<Vec<Raw>> {
+    read_file_as(path, &game_labels(&[path.to_string()])[0])
+}
+
+/// [`read_file`], naming its games `<name>:<game id>`.
+pub fn read_file_as(path: &str, name: &str) -> Result<Vec<Raw>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
-    let name = std::path::Path::new(path)
-        .file_name()
-        .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
     let first = text
         .lines()
         .find(|l| !l.starts_with('#') && !l.trim().is_empty());
     match first {
         None => Ok(Vec::new()),
-        Some(l) if l.split('\t').any(|c| c == "movelist") => read_archive(&name, &text),
-        Some(_) => read_positions(&name, &text).with_context(|| format!("reading {path}")),
+        Some(l) if l.split('\t').any(|c| c == "movelist") => read_archive(name, &text),
+        Some(_) => read_positions(name, &text).with_context(|| format!("reading {path}")),
     }
 }
 
@@ -160,8 +187,8 @@ pub fn held_out(game: &str, test_pct: u64) -> bool {
 /// opening, split by game.
 pub fn load(paths: &[String], sel: &Selection) -> Result<DataSet> {
     let mut raw = Vec::new();
-    for p in paths {
-        raw.extend(read_file(p)?);
+    for (p, name) in paths.iter().zip(game_labels(paths)) {
+        raw.extend(read_file_as(p, &name)?);
     }
     if raw.is_empty() {
         bail!("no positions in {}", paths.join(", "));
@@ -257,6 +284,43 @@ mod tests {
         );
         let again = select(raw, &sel).unwrap();
         assert_eq!(again.test.len(), ds.test.len());
+    }
+
+    #[test]
+    fn match_files_of_one_name_keep_their_games_apart() {
+        // Two runs of `aamir match` both write `games.tsv` with games
+        // numbered from 1: read together they hold twice the games.
+        let dir = std::env::temp_dir().join(format!("aamir-labels-{}", std::process::id()));
+        let text = std::fs::read_to_string("tests/data/games-2011-extra.tsv").unwrap();
+        let mut paths = Vec::new();
+        for run in ["a", "b"] {
+            std::fs::create_dir_all(dir.join(run)).unwrap();
+            let p = dir.join(run).join("games.tsv");
+            std::fs::write(&p, &text).unwrap();
+            paths.push(p.to_string_lossy().into_owned());
+        }
+        let sel = Selection {
+            skip_turns: 4,
+            test_pct: 10,
+            threads: 2,
+        };
+        let one = load(&paths[..1], &sel).unwrap();
+        let both = load(&paths, &sel).unwrap();
+        assert!(one.games > 1, "{}", one.summary());
+        assert_eq!(both.games, 2 * one.games, "{}", both.summary());
+        // A file alone, or two of distinct names, keep their base names,
+        // so recorded splits stay as they were.
+        assert_eq!(game_labels(&paths[..1]), ["games.tsv"]);
+        let archives = [
+            "x/games-2026-02.tsv".to_string(),
+            "games-2011-extra.tsv".to_string(),
+        ];
+        assert_eq!(
+            game_labels(&archives),
+            ["games-2026-02.tsv", "games-2011-extra.tsv"]
+        );
+        assert_eq!(game_labels(&paths), paths);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! played turn is first, in the top 5% and in the top 20%, under the
 //! weights the fit started from and the fitted ones.
 
-use super::data::{held_out, par_map};
+use super::data::{game_labels, held_out, par_map};
 use super::{SplitMix, fnv1a};
 use crate::board::record::parse_archive;
 use crate::board::{Bitboard, Game, Phase, Position, Turn};
@@ -51,11 +51,8 @@ pub struct OrderOptions {
 /// file.
 pub fn read_choices(paths: &[String]) -> Result<Vec<Choice>> {
     let mut out = Vec::new();
-    for path in paths {
+    for (path, name) in paths.iter().zip(game_labels(paths)) {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
-        let name = std::path::Path::new(path)
-            .file_name()
-            .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
         let games = parse_archive(&text).with_context(|| format!("reading {path}"))?;
         for g in games {
             let Some(winner) = g.winner() else {
