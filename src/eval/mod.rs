@@ -9,6 +9,7 @@
 pub mod blockades;
 pub mod dominance;
 pub mod geometry;
+pub mod heavy;
 pub mod hostages;
 pub mod knowledge;
 pub mod material;
@@ -128,6 +129,10 @@ crate::settings::table! {
         goal_line: i32 = 0, WEIGHT_RANGE;
         /// Placement tables by stronger enemies, percent.
         placement_pct: i32 = 0, WEIGHT_RANGE;
+        /// A camel (or a horse with one enemy piece above it) far forward
+        /// with a stronger enemy in reach and its wing's enemy trap not
+        /// held: percent of its value at the worst (`heavy`).
+        heavy_pct: i32 = 0, WEIGHT_RANGE;
     }
 }
 
