@@ -144,41 +144,6 @@ impl Action {
     pub fn steps(self) -> impl Iterator<Item = Step> {
         std::iter::once(self.first()).chain(self.second())
     }
-
-    /// Every square the action's steps leave or enter.
-    #[inline(always)]
-    pub fn touched(self) -> Bitboard {
-        let mut b = Bitboard::EMPTY;
-        for s in self.steps() {
-            b |= Bitboard::from_square(s.from) | Bitboard::from_square(s.to);
-        }
-        b
-    }
-
-    /// Whether playing `self` then `other` in one turn, or `other` then
-    /// `self`, are both legal when either is and reach the same position.
-    /// Conservative: true only when no square either touches is, or is
-    /// next to, a square the other touches, and neither touches a trap or
-    /// a square next to a trap whose trap or neighbours the other touches.
-    /// Then neither changes what the other moves, whether its mover is
-    /// frozen, whether its destination is free, or which pieces a trap takes
-    /// (a trap's verdict depends only on its square and its neighbours).
-    #[inline(always)]
-    pub fn commutes_with(self, other: Action) -> bool {
-        let (a, b) = (self.touched(), other.touched());
-        (b & reach(a)).is_empty() && (a & reach(b)).is_empty()
-    }
-}
-
-/// The squares whose contents an action touching `t` can change or depend
-/// on: `t`, its neighbours, and each trap near `t` with its neighbours.
-#[inline(always)]
-fn reach(t: Bitboard) -> Bitboard {
-    let mut r = t | t.neighbors();
-    for trap in Bitboard::TRAPS & r {
-        r |= Bitboard::from_square(trap) | adjacent(trap);
-    }
-    r
 }
 
 impl fmt::Display for Action {
@@ -420,46 +385,5 @@ impl Position {
         };
         self.spend_steps(a.cost());
         [c1, c2]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::notation::parse_side_and_board;
-
-    fn sq(s: &str) -> Square {
-        Square::parse(s).unwrap()
-    }
-
-    #[test]
-    fn a_guard_leaving_while_another_arrives_does_not_commute() {
-        // Gold cat on the c3 trap, guarded only by the dog on c2; the horse
-        // on e3 can step to d3, beside the trap. The squares the two steps
-        // touch are two apart, yet the order decides whether the cat lives.
-        let rows = [
-            "r      r", "        ", "        ", "        ", "        ", "  C H   ", "  D     ",
-            "R      R",
-        ];
-        let p = parse_side_and_board(&format!("g [{}]", rows.concat())).unwrap();
-        let dog = Action::single(sq("c2"), sq("b2"));
-        let horse = Action::single(sq("e3"), sq("d3"));
-        let mut ab = p.clone();
-        ab.apply_action(dog);
-        ab.apply_action(horse);
-        let mut ba = p.clone();
-        ba.apply_action(horse);
-        ba.apply_action(dog);
-        assert_ne!(ab, ba, "the cat is taken in one order only");
-        assert!(!dog.commutes_with(horse));
-        assert!(!horse.commutes_with(dog));
-        // Far from each other and from every trap, two steps commute.
-        let r1 = Action::single(sq("a1"), sq("a2"));
-        let r2 = Action::single(sq("h1"), sq("h2"));
-        assert!(r1.commutes_with(r2) && r2.commutes_with(r1));
-        // A step and the one it makes room for do not.
-        let up = Action::single(sq("c2"), sq("c1"));
-        let into = Action::single(sq("b2"), sq("c2"));
-        assert!(!up.commutes_with(into));
     }
 }

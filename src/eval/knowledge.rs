@@ -2,8 +2,7 @@
 //! pieces in danger at enemy traps, hostages and frames
 //! ([`super::hostages`]), dominance ([`super::dominance`]), elephant
 //! blockades ([`super::blockades`]), rabbit goal threats and goal-line
-//! defence ([`super::rabgoal`]), placement by rank ([`super::placement`])
-//! and heavy pieces far forward ([`super::heavy`]).
+//! defence ([`super::rabgoal`]) and placement by rank ([`super::placement`]).
 //!
 //! They share one [`Context`] (frozen pieces, how many enemy pieces outrank
 //! each kind, trap control), built once per evaluation. Every term is
@@ -12,7 +11,7 @@
 
 use super::Weights;
 use super::geometry::Context;
-use super::{blockades, dominance, heavy, hostages, placement, rabgoal, trapcontrol};
+use super::{blockades, dominance, hostages, placement, rabgoal, trapcontrol};
 use crate::board::{Color, Position};
 
 /// The knowledge terms in centi-rabbits, gold minus silver.
@@ -27,8 +26,7 @@ pub fn knowledge(pos: &Position, w: &Weights) -> i32 {
         || w.trap_danger_pct != 0
         || w.hostage_pct != 0
         || w.hostage_holder != 0
-        || w.dominance_pct != 0
-        || w.heavy_pct != 0;
+        || w.dominance_pct != 0;
     if need_tc {
         ctx.trap = trapcontrol::raw_control(pos, &ctx);
     }
@@ -56,7 +54,6 @@ fn any_on(w: &Weights) -> bool {
         w.rabbit_goal_pct,
         w.goal_line,
         w.placement_pct,
-        w.heavy_pct,
     ]
     .iter()
     .any(|&v| v != 0)
@@ -68,7 +65,7 @@ fn side(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> i32 {
 }
 
 /// Names of [`side_parts`], in order.
-const SIDE_PARTS: [&str; 9] = [
+const SIDE_PARTS: [&str; 8] = [
     "pieces in danger at traps",
     "hostages",
     "frames",
@@ -77,13 +74,12 @@ const SIDE_PARTS: [&str; 9] = [
     "rabbit goal threats",
     "goal-line defence",
     "placement",
-    "heavy pieces far forward",
 ];
 
 /// Each per-side term of `c`, good for `c` when positive, in the order of
 /// [`SIDE_PARTS`].
 #[inline]
-fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 9] {
+fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 8] {
     [
         -trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct),
         -hostages::hostages(pos, ctx, c, w.hostage_pct, w.hostage_holder),
@@ -93,7 +89,6 @@ fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 9] 
         rabgoal::rabbit_goal_threats(pos, ctx, c, w.rabbit_goal_pct),
         -rabgoal::goal_line_defence(pos, c, w.goal_line),
         placement::placement(pos, ctx, c, w.placement_pct),
-        -heavy::heavy_forward(pos, ctx, c, w.heavy_pct),
     ]
 }
 

@@ -9,7 +9,6 @@
 pub mod blockades;
 pub mod dominance;
 pub mod geometry;
-pub mod heavy;
 pub mod hostages;
 pub mod knowledge;
 pub mod material;
@@ -129,12 +128,6 @@ crate::settings::table! {
         goal_line: i32 = 0, WEIGHT_RANGE;
         /// Placement tables by stronger enemies, percent.
         placement_pct: i32 = 0, WEIGHT_RANGE;
-        /// A camel (or a horse with one enemy piece above it) far forward
-        /// with a stronger enemy in reach and its wing's enemy trap not
-        /// held: percent of its value at the worst (`heavy`). At 10 it
-        /// kept the camel (lost in 15 self-play games against 60) and lost
-        /// its SPRT, 66-84 (docs/experiments.md, stop 32).
-        heavy_pct: i32 = 0, WEIGHT_RANGE;
     }
 }
 

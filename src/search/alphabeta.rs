@@ -79,9 +79,6 @@ pub struct NodeCtx {
     pub ply: i32,
     /// Goal-threat extensions still allowed on this path.
     pub ext_left: u32,
-    /// The action that led here within this turn (raw; 0 at a turn start),
-    /// for the canonical order of commuting actions (`commute`).
-    pub prev: u32,
 }
 
 /// What became of a node out of depth.
@@ -242,7 +239,6 @@ impl<'a> Worker<'a> {
                 depth: ctx.depth - steps as i32,
                 ply: ctx.ply + steps as i32,
                 ext_left: ctx.ext_left,
-                prev: 0,
             };
             let s = -self.search(pos, c, -beta, -alpha);
             self.path.pop();
@@ -323,18 +319,6 @@ impl<'a> Worker<'a> {
                 }
                 let a = pick_best(list.as_mut_slice(), &mut scores[..n], i);
                 i += 1;
-                // Two actions that commute reach one position in either
-                // order: only the order with the larger second is searched.
-                // (A node that skips some scores only part of its children,
-                // and the table keeps that score for paths that would not
-                // skip them; storing it as a lower bound only cost more
-                // nodes than it saved: docs/experiments.md, stop 32.)
-                if self.params.commute
-                    && a.raw() < ctx.prev
-                    && Action::from_raw(ctx.prev).commutes_with(a)
-                {
-                    continue;
-                }
                 (a.raw(), self.pvs_action(pos, a, ctx, alpha, beta, first))
             };
             if self.aborted {
@@ -551,7 +535,6 @@ impl<'a> Worker<'a> {
         let c = NodeCtx {
             depth: ctx.depth - cost,
             ply: ctx.ply + cost,
-            prev: a.raw(),
             ..ctx
         };
         let s = if first {
@@ -661,7 +644,6 @@ mod tests {
             depth: 0,
             ply: 0,
             ext_left: 0,
-            prev: 0,
         };
         let s = w.search(&mut p, ctx, -INF, INF);
         assert_eq!(p, *pos, "the search left the position changed");

@@ -470,7 +470,6 @@ fn iterate(
                     depth: depth as i32 - TURN,
                     ply: TURN,
                     ext_left: params.goal_extensions,
-                    prev: 0,
                 };
                 // A turn the model ranks low is tried shallower first and
                 // searched in full only when it beats the best so far.
@@ -892,34 +891,6 @@ mod tests {
             reduced.nodes,
             full.nodes
         );
-    }
-
-    #[test]
-    fn commuting_actions_in_one_order_find_the_same_turn_with_fewer_nodes() {
-        // Two actions that commute reach one position in either order, so
-        // searching one order only changes no score at a fixed depth.
-        let midgame = |i: usize| {
-            let pos = parse_side_and_board(crate::tools::bench::POSITIONS[i]).unwrap();
-            Game::from_position(pos, 1)
-        };
-        for (game, d, fewer) in [
-            (midgame(3), 8, true),
-            (midgame(8), 7, false),
-            (goal_threatened(), 8, false),
-        ] {
-            let all = run_with(&game, d, "commute=0");
-            let one = run_with(&game, d, "commute=1");
-            assert_eq!((one.score, &one.best), (all.score, &all.best));
-            // Two whole turns deep in a middlegame, where most steps are far
-            // apart, a tenth fewer nodes at least (bench: 3,679,215 ->
-            // 1,450,597).
-            assert!(
-                !fewer || one.nodes * 10 < all.nodes * 9,
-                "one order {} all orders {}",
-                one.nodes,
-                all.nodes
-            );
-        }
     }
 
     #[test]

@@ -58,11 +58,6 @@ table! {
         root_reduce_pct: i32 = 20, 1..=100;
         /// `root_reduce` applies from this depth (in steps) on.
         root_reduce_from: i32 = 8, 1..=120;
-        /// Two actions of one turn that commute (`Action::commutes_with`)
-        /// searched in one order only. Exact, 28-57% fewer nodes at depths
-        /// 8-10 but 7-10% less time; 61-71 in 132 games against off, no
-        /// gain shown (docs/experiments.md, stop 32).
-        commute: bool = false, 0..=1;
     }
 }
 
