@@ -15,7 +15,7 @@
 //! ends there after all, so that the threat is judged at a turn start.
 
 use super::params::Params;
-use super::tt::{Bound, PASS, TranspositionTable, WIN, entry_action};
+use super::tt::{Bound, PASS, TranspositionTable, WIN, WIN_BOUND, entry_action};
 use crate::board::stepgen::{ActionList, generate_actions};
 use crate::board::turngen::History;
 use crate::board::{Action, ActionKind, Color, Position, STEPS_PER_TURN};
@@ -79,6 +79,9 @@ pub struct NodeCtx {
     pub ply: i32,
     /// Goal-threat extensions still allowed on this path.
     pub ext_left: u32,
+    /// A null move may be tried here: false for the turn that follows one,
+    /// so that no side passes twice in a row.
+    pub null_ok: bool,
 }
 
 /// What became of a node out of depth.
@@ -239,6 +242,7 @@ impl<'a> Worker<'a> {
                 depth: ctx.depth - steps as i32,
                 ply: ctx.ply + steps as i32,
                 ext_left: ctx.ext_left,
+                null_ok: true,
             };
             let s = -self.search(pos, c, -beta, -alpha);
             self.path.pop();
@@ -280,6 +284,14 @@ impl<'a> Worker<'a> {
             if !pv_node && e.cuts(depth, alpha, beta) {
                 return e.score;
             }
+        }
+
+        if at_start
+            && ctx.null_ok
+            && !pv_node
+            && let Some(s) = self.null_move(pos, &ctx, beta)
+        {
+            return s;
         }
 
         let alpha0 = alpha;
@@ -349,6 +361,40 @@ impl<'a> Worker<'a> {
             return if at_start { -(WIN - ply) } else { -INF };
         }
         self.finish(key, ply, depth, best, alpha0, beta, best_action)
+    }
+
+    /// Null move at a turn start (`null_reduction`): the side to move gives
+    /// its whole turn away and the opponent's reply is searched
+    /// `null_reduction` steps shallower than a real turn would allow. When
+    /// even that stays at or above beta, a real turn would too (Arimaa has
+    /// almost no positions where every turn hurts), so the node fails high
+    /// at a fraction of its cost. Not tried when the static score is below
+    /// beta (the pass would rarely hold), near a decided score, or when the
+    /// opponent threatens goal (passing would lose at once and teach
+    /// nothing).
+    #[inline]
+    fn null_move(&mut self, pos: &mut Position, ctx: &NodeCtx, beta: i32) -> Option<i32> {
+        let r = self.params.null_reduction;
+        if r == 0 || ctx.depth < self.params.null_min_depth || beta.abs() >= WIN_BOUND {
+            return None;
+        }
+        let me = pos.side();
+        if self.static_eval(pos) < beta || self.threat_of(pos, me.opp()).is_some() {
+            return None;
+        }
+        let steps = pos.steps_left();
+        pos.pass_turn();
+        let c = NodeCtx {
+            turn_start: pos.hash(),
+            depth: (ctx.depth - STEPS_PER_TURN as i32 - r).max(0),
+            ply: ctx.ply + steps as i32,
+            ext_left: ctx.ext_left,
+            null_ok: false,
+        };
+        let s = -self.search(pos, c, -beta, -beta + 1);
+        unpass(pos, me, steps);
+        // A win seen only after a free turn proves nothing: keep to beta.
+        (!self.aborted && s >= beta).then(|| s.min(WIN_BOUND - 1))
     }
 
     /// The score of a node the rules (or goal detection) settle before any
@@ -644,6 +690,7 @@ mod tests {
             depth: 0,
             ply: 0,
             ext_left: 0,
+            null_ok: true,
         };
         let s = w.search(&mut p, ctx, -INF, INF);
         assert_eq!(p, *pos, "the search left the position changed");

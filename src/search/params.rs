@@ -33,6 +33,14 @@ table! {
         /// off won its SPRT, 125-87, +63.0 Elo [+15.6, +110.3]
         /// (docs/experiments.md, stop 27).
         midturn_eval: bool = true, 0..=1;
+        /// Null move at turn starts: the side to move passes its whole turn
+        /// and the reply is searched this many steps shallower than a real
+        /// turn allows; a score still at or above beta cuts the node off
+        /// (0 = off).
+        null_reduction: i32 = 0, 0..=8;
+        /// The least depth (in steps) at which the null move is tried; below
+        /// a turn plus `null_reduction` the reply is the static score.
+        null_min_depth: i32 = 6, 1..=120;
         /// Order first actions of captures (from the capture detector) right
         /// after the hash move at nodes with at least this many steps of
         /// depth left (0 = off).
