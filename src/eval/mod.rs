@@ -76,8 +76,9 @@ crate::settings::table! {
         capture_now_pct: i32 = 60, WEIGHT_RANGE;
         /// Share of the second most valuable of our pieces the opponent
         /// threatens to take with one push or pull (we can usually save only
-        /// one).
-        threat_second_pct: i32 = 50, WEIGHT_RANGE;
+        /// one). 30 (was 50) with the null move and root reductions won
+        /// their SPRT together (docs/experiments.md, stops 34-35).
+        threat_second_pct: i32 = 30, WEIGHT_RANGE;
         /// Share of the most valuable of our pieces the opponent threatens to
         /// take with one push or pull (saving it costs steps, and it is not
         /// always possible). At 10 a leaf charged only a tenth of a piece

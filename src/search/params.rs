@@ -36,8 +36,11 @@ table! {
         /// Null move at turn starts: the side to move passes its whole turn
         /// and the reply is searched this many steps shallower than a real
         /// turn allows; a score still at or above beta cuts the node off
-        /// (0 = off).
-        null_reduction: i32 = 0, 0..=8;
+        /// (0 = off). On at 2 with `root_reduce` 4 and
+        /// `eval_threat_second_pct` 30: the three together won their SPRT
+        /// at 1 s a move, 105-69, +72.9 Elo [+20.4, +125.5]
+        /// (docs/experiments.md, stops 34-35).
+        null_reduction: i32 = 2, 0..=8;
         /// The least depth (in steps) at which the null move is tried; below
         /// a turn plus `null_reduction` the reply is the static score.
         null_min_depth: i32 = 6, 1..=120;
@@ -59,8 +62,9 @@ table! {
         root_order: bool = false, 0..=1;
         /// Root turns the model ranks below the top `root_reduce_pct`
         /// percent are searched this many steps shallower, and again at
-        /// full depth when they beat the best so far (0 = off).
-        root_reduce: i32 = 0, 0..=8;
+        /// full depth when they beat the best so far (0 = off). On at 4 with
+        /// the null move (see `null_reduction`).
+        root_reduce: i32 = 4, 0..=8;
         /// The share of the root list, best ranked first, searched at full
         /// depth when `root_reduce` is on.
         root_reduce_pct: i32 = 20, 1..=100;
