@@ -51,7 +51,9 @@ table! {
         /// Quiescence at turn-start leaves below beta: turns in which the
         /// side to move, then the reply, may play the captures the capture
         /// detector finds or stand pat (0 = off, the static score stands).
-        qsearch: u32 = 0, 0..=4;
+        /// On at 2 against off won its SPRT at 0.3 s a move
+        /// (docs/experiments.md, stop 36).
+        qsearch: u32 = 2, 0..=4;
         /// Quiescence delta pruning: a leaf is not searched when its static
         /// score plus the largest capture gain plus this margin
         /// (in centi-rabbits) stays at or below alpha.
