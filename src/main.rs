@@ -113,6 +113,10 @@ enum Command {
         /// and the engine at depths 1..=depth instead.
         #[arg(long)]
         variants: bool,
+        /// Time the static evaluation instead: nanoseconds per evaluation,
+        /// with and without the knowledge terms, and each term's cost.
+        #[arg(long, conflicts_with = "variants")]
+        eval: bool,
         /// With --variants: how many of the bench positions (1-13).
         #[arg(long, default_value_t = 6, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=13))]
         positions: usize,
@@ -520,6 +524,9 @@ fn run(cli: Cli) -> Result<()> {
             node_cap,
             ..
         }) => tools::bench::run_variants(depth, positions, node_cap),
+        Some(Command::Bench {
+            eval: true, params, ..
+        }) => tools::bench::run_eval(&config(&params, &[])?),
         Some(Command::Bench {
             depth,
             hash,

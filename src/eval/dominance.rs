@@ -10,7 +10,7 @@
 //! steps of the piece. It is charged as a share of the piece's value.
 
 use super::geometry::{Context, disk, dist, nearest_trap, piece_value};
-use crate::board::bitboard::adjacent;
+use crate::board::bitboard::{Bitboard, adjacent};
 use crate::board::{Color, Kind, Position, Square};
 
 /// Eighths of the danger by the attacker's distance (1 or 2 steps).
@@ -24,9 +24,18 @@ pub fn dominance(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
     if pct == 0 {
         return 0;
     }
+    let enemy = c.opp();
+    // at_least[k]: own pieces of kind k or stronger, the support against
+    // an attacker of kind k.
+    let mut at_least = [Bitboard::EMPTY; 6];
+    let mut acc = Bitboard::EMPTY;
+    for k in Kind::ALL.into_iter().rev() {
+        acc |= pos.kind_bb(c, k);
+        at_least[k.index()] = acc;
+    }
     let mut loss = 0;
     for k in [Kind::Cat, Kind::Dog, Kind::Horse, Kind::Camel] {
-        let threats = ctx.free_stronger_enemies(pos, c, k);
+        let threats = ctx.free_stronger_enemies(c, k);
         if threats.is_empty() {
             continue;
         }
@@ -35,21 +44,24 @@ pub fn dominance(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
             if near.is_empty() {
                 continue;
             }
-            // The strongest attacker in reach, and how close it is.
-            let mut top = Kind::Rabbit;
-            let mut top_d = 3;
-            for a in near {
-                if let Some(p) = pos.piece_at(a) {
-                    let d = dist(sq, a);
-                    if p.kind() > top || (p.kind() == top && d < top_d) {
-                        top = p.kind();
-                        top_d = d;
-                    }
+            // The strongest attacker in reach, and how close the nearest
+            // of its kind is (1 or 2 steps: the square itself is ours).
+            let mut top = Kind::Elephant;
+            let mut attackers = Bitboard::EMPTY;
+            for kk in Kind::ALL.into_iter().rev() {
+                attackers = near & pos.kind_bb(enemy, kk);
+                if attackers.any() {
+                    top = kk;
+                    break;
                 }
             }
-            let support = own_at_least(pos, c, top);
+            let top_d = if (attackers & adjacent(sq)).any() {
+                1
+            } else {
+                2
+            };
             let mut sd = 7;
-            for s in support {
+            for s in at_least[top.index()] {
                 sd = sd.min(dist(sq, s));
             }
             let (t, td) = nearest_trap(sq);
@@ -64,28 +76,17 @@ pub fn dominance(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
             } else {
                 8
             };
-            let share = BY_ATTACKER[top_d as usize] * BY_SUPPORT[sd as usize] * trap * friends;
+            let share = BY_ATTACKER[top_d] * BY_SUPPORT[sd as usize] * trap * friends;
             loss += piece_value(ctx, c, k) * pct / 100 * share / 4096;
         }
     }
     loss
 }
 
-/// Pieces of `c` of kind `k` or stronger.
-fn own_at_least(pos: &Position, c: Color, k: Kind) -> crate::board::bitboard::Bitboard {
-    let mut b = crate::board::bitboard::Bitboard::EMPTY;
-    for kk in Kind::ALL {
-        if kk >= k {
-            b |= pos.kind_bb(c, kk);
-        }
-    }
-    b
-}
-
 /// Whether the officer on `sq` has a stronger unfrozen enemy next to it.
 pub fn is_dominated(pos: &Position, ctx: &Context, sq: Square) -> bool {
     pos.piece_at(sq)
-        .is_some_and(|p| (adjacent(sq) & ctx.free_stronger_enemies(pos, p.color(), p.kind())).any())
+        .is_some_and(|p| (adjacent(sq) & ctx.free_stronger_enemies(p.color(), p.kind())).any())
 }
 
 #[cfg(test)]

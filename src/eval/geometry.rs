@@ -127,10 +127,14 @@ pub struct Context {
     /// `stronger[c][k]`: how many enemy pieces outrank a piece of kind `k`
     /// of colour `c`.
     pub stronger: [[u8; 6]; 2],
+    /// `free_stronger[c][k]`: the unfrozen enemy pieces that outrank a
+    /// piece of kind `k` of colour `c` (the ones that can push, pull or
+    /// freeze it now).
+    pub free_stronger: [[Bitboard; 6]; 2],
     /// Piece counts per colour, by kind (for piece values).
     pub counts: [super::material::Counts; 2],
-    /// Piece values by colour and kind, filled on first use (0 = not yet).
-    values: [[std::cell::Cell<i32>; 6]; 2],
+    /// Piece values by colour and kind ([`piece_value`]).
+    values: Values,
     /// Trap control per trap, gold minus silver (raw units of
     /// [`super::trapcontrol`]); filled by the trap-control term.
     pub trap: [i32; 4],
@@ -152,19 +156,25 @@ impl Context {
             }
         }
         let mut stronger = [[0u8; 6]; 2];
+        let mut free_stronger = [[Bitboard::EMPTY; 6]; 2];
         for c in Color::BOTH {
+            let e = c.opp();
             let mut above = 0u8;
-            for k in (0..6).rev() {
-                stronger[c.index()][k] = above;
-                above += counts[c.opp().index()][k] as u8;
+            let mut above_free = Bitboard::EMPTY;
+            for k in Kind::ALL.into_iter().rev() {
+                stronger[c.index()][k.index()] = above;
+                free_stronger[c.index()][k.index()] = above_free;
+                above += counts[e.index()][k.index()] as u8;
+                above_free |= pos.kind_bb(e, k) & free[e.index()];
             }
         }
         Context {
             frozen,
             free,
             stronger,
+            free_stronger,
+            values: values_of(&counts),
             counts,
-            values: Default::default(),
             trap: [0; 4],
         }
     }
@@ -182,27 +192,58 @@ impl Context {
 
     /// Unfrozen pieces of `c`'s opponent stronger than `kind`.
     #[inline(always)]
-    pub fn free_stronger_enemies(&self, pos: &Position, c: Color, kind: Kind) -> Bitboard {
-        pos.stronger_enemies(c, kind) & self.free[c.opp().index()]
+    pub fn free_stronger_enemies(&self, c: Color, kind: Kind) -> Bitboard {
+        self.free_stronger[c.index()][kind.index()]
     }
 }
 
 /// What `c` loses if its piece of `kind` is captured (HarLog, centi-rabbits).
-#[inline]
+#[inline(always)]
 pub fn piece_value(ctx: &Context, c: Color, kind: Kind) -> i32 {
-    let slot = &ctx.values[c.index()][kind.index()];
-    let v = slot.get();
-    if v != 0 {
-        return v;
-    }
-    let v = compute_value(ctx, c, kind);
-    slot.set(v);
-    v
+    ctx.values[c.index()][kind.index()]
 }
 
-fn compute_value(ctx: &Context, c: Color, kind: Kind) -> i32 {
+/// Piece values by colour and kind for one pair of piece counts.
+type Values = [[i32; 6]; 2];
+
+/// Slots of the per-thread piece-value cache (a power of two).
+const VALUE_SLOTS: usize = 16;
+
+thread_local! {
+    /// Piece values of recently seen piece counts, by a hash of the counts.
+    /// A search sees few distinct counts, while each value costs two
+    /// lookups in the large material table (cache misses, several percent
+    /// of a search's time when every evaluation paid them).
+    static VALUE_CACHE: std::cell::RefCell<[(u64, Values); VALUE_SLOTS]> =
+        const { std::cell::RefCell::new([(u64::MAX, [[0; 6]; 2]); VALUE_SLOTS]) };
+}
+
+/// [`compute_value`] for every colour and kind, through the cache.
+fn values_of(counts: &[super::material::Counts; 2]) -> Values {
+    // Four bits a count (at most 8 rabbits, 2 of a kind otherwise): a key
+    // below 2^48, so never the empty slot's u64::MAX.
+    let mut key = 0u64;
+    for n in counts.iter().flatten() {
+        key = key << 4 | u64::from(*n & 15);
+    }
+    let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as usize % VALUE_SLOTS;
+    VALUE_CACHE.with_borrow_mut(|cache| {
+        if cache[slot].0 != key {
+            let mut v = [[0; 6]; 2];
+            for c in Color::BOTH {
+                for k in Kind::ALL {
+                    v[c.index()][k.index()] = compute_value(counts, c, k);
+                }
+            }
+            cache[slot] = (key, v);
+        }
+        cache[slot].1
+    })
+}
+
+fn compute_value(counts: &[super::material::Counts; 2], c: Color, kind: Kind) -> i32 {
     use super::material::material_of;
-    let [g, s] = ctx.counts;
+    let [g, s] = *counts;
     let before = material_of(&g, &s);
     let mut after = [g, s];
     let n = &mut after[c.index()][kind.index()];

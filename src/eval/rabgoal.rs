@@ -24,9 +24,34 @@ const BY_DEFENDERS: [i32; 7] = [100, 60, 35, 20, 12, 8, 5];
 
 /// Estimated steps for `c`'s rabbit on `sq` to reach goal (at most 12).
 pub fn goal_steps(pos: &Position, ctx: &Context, c: Color, sq: Square) -> u32 {
-    let own = pos.occupied_by(c);
-    let enemy = pos.occupied_by(c.opp());
-    let freezers = ctx.free[c.opp().index()].and_not(pos.rabbits(c.opp()));
+    goal_steps_with(ctx, c, sq, &Blockers::new(pos, ctx, c))
+}
+
+/// The squares [`goal_steps`] asks about, computed once for all of a
+/// side's rabbits.
+pub struct Blockers {
+    own: Bitboard,
+    enemy: Bitboard,
+    /// Squares next to an unfrozen enemy officer and to none of `c`'s
+    /// pieces: a rabbit stepping there is frozen.
+    freezing: Bitboard,
+}
+
+impl Blockers {
+    pub fn new(pos: &Position, ctx: &Context, c: Color) -> Blockers {
+        let own = pos.occupied_by(c);
+        let freezers = ctx.free[c.opp().index()].and_not(pos.rabbits(c.opp()));
+        Blockers {
+            own,
+            enemy: pos.occupied_by(c.opp()),
+            freezing: freezers.neighbors().and_not(own.neighbors()),
+        }
+    }
+}
+
+fn goal_steps_with(ctx: &Context, c: Color, sq: Square, b: &Blockers) -> u32 {
+    let own = b.own;
+    let enemy = b.enemy;
     let rr = rel_rank(c, sq) as i32;
     let f = sq.file() as i32;
     let forward = |r: i32| if c == Color::Gold { r } else { 7 - r };
@@ -45,7 +70,7 @@ pub fn goal_steps(pos: &Position, ctx: &Context, c: Color, sq: Square) -> u32 {
                 let around = adjacent(s);
                 if s.is_trap() && (around & own).count() <= u32::from(around.contains(sq)) {
                     cost += 2;
-                } else if freeze < 2 && (around & freezers).any() && (around & own).is_empty() {
+                } else if freeze < 2 && b.freezing.contains(s) {
                     freeze += 1;
                 }
             }
@@ -73,8 +98,9 @@ pub fn rabbit_goal_threats(pos: &Position, ctx: &Context, c: Color, pct: i32) ->
     }
     let defenders_all = ctx.free[c.opp().index()].and_not(pos.rabbits(c.opp()));
     let mut s = 0;
+    let blockers = Blockers::new(pos, ctx, c);
     for sq in runners {
-        let steps = goal_steps(pos, ctx, c, sq) as usize;
+        let steps = goal_steps_with(ctx, c, sq, &blockers) as usize;
         let threat = BY_STEPS[steps];
         if threat == 0 {
             continue;

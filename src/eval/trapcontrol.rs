@@ -57,13 +57,12 @@ pub fn raw_control(pos: &Position, ctx: &Context) -> [i32; 4] {
     let mut tc = [0i32; 4];
     for c in Color::BOTH {
         let sign = if c == Color::Gold { 1 } else { -1 };
-        let enemy_free = ctx.free[c.opp().index()];
         let frozen = ctx.frozen[c.index()];
         for k in Kind::ALL {
             let ns = ctx.stronger[c.index()][k.index()] as usize;
             let base = sign * STRENGTH[ns.min(8)];
             let reach = &REACH_TABLE[usize::from(ns != 0)];
-            let dominated = (pos.stronger_enemies(c, k) & enemy_free).neighbors();
+            let dominated = ctx.free_stronger_enemies(c, k).neighbors();
             for sq in pos.kind_bb(c, k) {
                 // Frozen: half; dominated but free: three quarters.
                 let s = if frozen.contains(sq) {
@@ -128,7 +127,7 @@ pub fn trap_danger(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
             & !pos.kind_bb(c, Kind::Elephant);
         for sq in near {
             let Some(p) = pos.piece_at(sq) else { continue };
-            let attackers = ctx.free_stronger_enemies(pos, c, p.kind()) & disk(2, sq);
+            let attackers = ctx.free_stronger_enemies(c, p.kind()) & disk(2, sq);
             if attackers.is_empty() {
                 continue;
             }

@@ -200,3 +200,160 @@ pub fn run_variants(max_depth: u32, positions: usize, node_cap: u64) -> Result<(
     outln!("minimax, alpha-beta and fail-soft agree at every depth shown")?;
     Ok(())
 }
+
+/// The knowledge terms `aamir bench --eval` prices one at a time: a name
+/// and the weights that switch it off (each term is skipped at 0).
+const KNOWLEDGE_TERMS: &[(&str, &[&str])] = &[
+    ("trap control by reach", &["tc_scale"]),
+    ("pieces in danger at traps", &["trap_danger_pct"]),
+    ("hostages", &["hostage_pct", "hostage_holder"]),
+    ("frames", &["frame_pct"]),
+    ("dominance", &["dominance_pct"]),
+    ("elephant blockade", &["blockade"]),
+    ("rabbit goal threats", &["rabbit_goal_pct"]),
+    ("goal-line defence", &["goal_line"]),
+    ("placement", &["placement_pct"]),
+];
+
+/// Positions for `bench --eval`: from each bench position, seeded random
+/// walks of one to eight legal actions (turns end when their steps run
+/// out), so that mid-turn positions and both sides to move are covered as
+/// in a search.
+fn eval_positions(per_start: usize) -> Result<Vec<crate::board::Position>> {
+    use crate::board::stepgen::{ActionList, generate_actions};
+    use crate::tune::SplitMix;
+    let mut out = Vec::new();
+    for (i, text) in POSITIONS.iter().enumerate() {
+        let start = parse_side_and_board(text)?;
+        let mut rng = SplitMix::new(1, i as u64);
+        for _ in 0..per_start {
+            let mut pos = start.clone();
+            let mut list = ActionList::new();
+            for _ in 0..1 + rng.below(8) {
+                if pos.steps_left() == 0 {
+                    pos.pass_turn();
+                }
+                list.clear();
+                generate_actions(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                pos.apply_action(list.as_slice()[rng.below(list.len())]);
+            }
+            out.push(pos);
+        }
+    }
+    Ok(out)
+}
+
+/// Nanoseconds per static evaluation of `positions` with each of
+/// `evals`: the best of `rounds` timed passes each, the evaluators taking
+/// turns within every round, so that a slow spell of a shared machine
+/// does not fall on one of them alone.
+fn eval_ns(
+    evals: &[crate::eval::Evaluator],
+    positions: &[crate::board::Position],
+    rounds: usize,
+) -> Vec<f64> {
+    let mut best = vec![f64::INFINITY; evals.len()];
+    for _ in 0..rounds {
+        for (e, b) in evals.iter().zip(best.iter_mut()) {
+            let t = Instant::now();
+            let mut sum = 0i64;
+            for p in positions {
+                sum += i64::from(e.evaluate(std::hint::black_box(p)));
+            }
+            std::hint::black_box(sum);
+            *b = b.min(t.elapsed().as_nanos() as f64 / positions.len() as f64);
+        }
+    }
+    best
+}
+
+/// `aamir bench --eval`: the cost of the static evaluation with `config`'s
+/// weights, of the evaluation with every knowledge term off, and of each
+/// knowledge term that is on (the time it adds over the same evaluation
+/// without it), in nanoseconds per evaluation on seeded random positions
+/// around the bench positions.
+pub fn run_eval(config: &EngineConfig) -> Result<()> {
+    use crate::eval::{Evaluator, Weights};
+    use crate::settings::Table;
+    let positions = eval_positions(400)?;
+    let rounds = 40;
+    let full = Evaluator {
+        w: config.eval.clone(),
+    };
+    let mut bare = full.clone();
+    // The terms that are on, each with the evaluation that lacks it.
+    let mut terms = Vec::new();
+    for (name, names) in KNOWLEDGE_TERMS {
+        let mut without = full.clone();
+        let mut on = false;
+        for n in *names {
+            on |= Weights::index_of(n).and_then(|i| without.w.get(i)) != Some(0);
+            without.w.set_named(n, "0")?;
+            bare.w.set_named(n, "0")?;
+        }
+        terms.push((*name, on.then_some(without)));
+    }
+    let mut evals = vec![full, bare];
+    evals.extend(terms.iter().filter_map(|(_, e)| e.clone()));
+    // Warm the material table and caches before timing anything.
+    eval_ns(&evals, &positions, 1);
+    let t = eval_ns(&evals, &positions, rounds);
+    outln!(
+        "{} positions, best of {rounds} interleaved passes",
+        positions.len()
+    )?;
+    outln!("{:<28} {:>9.1} ns", "evaluation", t[0])?;
+    outln!("{:<28} {:>9.1} ns", "  without knowledge terms", t[1])?;
+    let mut i = 2;
+    for (name, without) in &terms {
+        if without.is_none() {
+            outln!("{:<28} {:>9}", format!("  {name}"), "off")?;
+            continue;
+        }
+        outln!("{:<28} {:>+9.1} ns", format!("  {name}"), t[0] - t[i])?;
+        i += 1;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Weights;
+    use crate::settings::Table;
+
+    #[test]
+    fn every_priced_term_names_real_weights_that_switch_it_off() {
+        let pos = parse_side_and_board(POSITIONS[6]).unwrap();
+        for (name, weights) in KNOWLEDGE_TERMS {
+            for w in *weights {
+                assert!(Weights::index_of(w).is_some(), "{name}: no weight {w}");
+            }
+        }
+        // With every listed weight at 0 the knowledge terms add nothing.
+        let mut w = Weights::default();
+        for n in KNOWLEDGE_TERMS.iter().flat_map(|(_, ws)| ws.iter()) {
+            w.set_named(n, "0").unwrap();
+        }
+        assert_eq!(crate::eval::knowledge::knowledge(&pos, &w), 0);
+        assert_ne!(
+            crate::eval::knowledge::knowledge(&pos, &Weights::default()),
+            0
+        );
+    }
+
+    #[test]
+    fn the_timed_positions_are_seeded_and_varied() {
+        let a = eval_positions(20).unwrap();
+        let b = eval_positions(20).unwrap();
+        assert_eq!(a.len(), 20 * POSITIONS.len());
+        assert!(a.iter().zip(&b).all(|(x, y)| x.hash() == y.hash()));
+        let sides: std::collections::HashSet<_> = a.iter().map(|p| p.side()).collect();
+        assert_eq!(sides.len(), 2);
+        let distinct: std::collections::HashSet<_> = a.iter().map(|p| p.hash()).collect();
+        assert!(distinct.len() > a.len() / 2, "{}", distinct.len());
+    }
+}
