@@ -131,8 +131,6 @@ pub struct Context {
     /// piece of kind `k` of colour `c` (the ones that can push, pull or
     /// freeze it now).
     pub free_stronger: [[Bitboard; 6]; 2],
-    /// Piece counts per colour, by kind (for piece values).
-    pub counts: [super::material::Counts; 2],
     /// Piece values by colour and kind ([`piece_value`]).
     values: Values,
     /// Trap control per trap, gold minus silver (raw units of
@@ -174,7 +172,6 @@ impl Context {
             stronger,
             free_stronger,
             values: values_of(&counts),
-            counts,
             trap: [0; 4],
         }
     }

@@ -29,7 +29,7 @@ pub fn goal_steps(pos: &Position, ctx: &Context, c: Color, sq: Square) -> u32 {
 
 /// The squares [`goal_steps`] asks about, computed once for all of a
 /// side's rabbits.
-pub struct Blockers {
+struct Blockers {
     own: Bitboard,
     enemy: Bitboard,
     /// Squares next to an unfrozen enemy officer and to none of `c`'s
@@ -38,7 +38,7 @@ pub struct Blockers {
 }
 
 impl Blockers {
-    pub fn new(pos: &Position, ctx: &Context, c: Color) -> Blockers {
+    fn new(pos: &Position, ctx: &Context, c: Color) -> Blockers {
         let own = pos.occupied_by(c);
         let freezers = ctx.free[c.opp().index()].and_not(pos.rabbits(c.opp()));
         Blockers {
