@@ -7,11 +7,11 @@ mod common;
 
 use aamir::board::legality::{StepChecker, check_move, check_steps};
 use aamir::board::notation::{format_steps, parse_move};
-use aamir::board::stepgen::{ActionList, generate_actions};
+use aamir::board::stepgen::{ActionList, generate_actions, generate_actions_of};
 use aamir::board::turngen::{
     SeenTable, count_turns, count_turns_copy_make, count_turns_make_unmake, generate_turns,
 };
-use aamir::board::{ActionKind, Color, Dir, Game, Kind, Position, Square, Step};
+use aamir::board::{ActionKind, Bitboard, Color, Dir, Game, Kind, Position, Square, Step};
 use common::{random_setup, random_turn, rng};
 use rand::RngExt;
 use std::collections::HashSet;
@@ -125,6 +125,35 @@ fn actions_obey_the_movement_rules() {
                     assert_ne!(mover.kind(), Kind::Rabbit, "{a}: rabbit pushes");
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn actions_of_some_movers_are_the_full_list_filtered_in_order() {
+    // The tactical detectors generate the actions of a few pieces only;
+    // they rely on getting exactly those of the full list, in its order.
+    let mut rng = rng(11);
+    for pos in random_positions(5, 10, 80) {
+        let mut all = ActionList::new();
+        generate_actions(&pos, &mut all);
+        let masks = [
+            Bitboard::EMPTY,
+            Bitboard::ALL,
+            pos.occupied_by(pos.side()),
+            Bitboard(rng.random::<u64>()),
+            Bitboard(rng.random::<u64>() & rng.random::<u64>()),
+        ];
+        for mask in masks {
+            let mut some = ActionList::new();
+            generate_actions_of(&pos, mask, &mut some);
+            let want: Vec<_> = all
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|a| mask.contains(a.mover_from()))
+                .collect();
+            assert_eq!(some.as_slice(), &want[..], "mask {:x}", mask.0);
         }
     }
 }

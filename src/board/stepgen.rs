@@ -234,13 +234,24 @@ pub fn mobile_by_kind(pos: &Position, color: Color) -> [Bitboard; 6] {
 /// Appends every action of the side to move that fits in its steps left:
 /// single steps, and pushes and pulls when two steps remain.
 pub fn generate_actions(pos: &Position, list: &mut ActionList) {
+    generate_actions_of(pos, Bitboard::ALL, list);
+}
+
+/// [`generate_actions`] for the pieces standing on `movers` only, in the
+/// same order: the tactical detectors, which play only actions of a few
+/// pieces, skip generating the rest.
+#[inline]
+pub fn generate_actions_of(pos: &Position, movers: Bitboard, list: &mut ActionList) {
     let c = pos.side();
     let steps = pos.steps_left();
     if steps == 0 {
         return;
     }
     let empty = pos.empty_squares();
-    let mobile = mobile_by_kind(pos, c);
+    let mut mobile = mobile_by_kind(pos, c);
+    for m in &mut mobile {
+        *m &= movers;
+    }
     let two = steps >= 2;
     let mut weaker = Bitboard::EMPTY;
     for k in Kind::ALL {

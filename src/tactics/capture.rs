@@ -29,7 +29,7 @@ use super::plan::{ActionParts, FailTable, Needs};
 use super::threats::{capture_bound, capture_candidates, manhattan, trap_bound};
 use crate::board::STEPS_PER_TURN;
 use crate::board::bitboard::adjacent;
-use crate::board::stepgen::generate_actions;
+use crate::board::stepgen::generate_actions_of;
 use crate::board::{Action, ActionList, Bitboard, Color, Position, Square};
 
 /// Enemy pieces a side can capture, each with the fewest steps and the
@@ -196,8 +196,19 @@ impl CaptureSearch {
             }
         }
 
+        // Only pieces that can make a relevant action move: one next to a
+        // piece it may displace, one leaving `vacate`, one next to an
+        // `arrive` square. Generating the others' actions only to drop
+        // them cost a tenth of the search's time.
+        let mut near = core;
+        let mut movers = Bitboard::EMPTY;
+        for need in &allow[1..] {
+            near |= need.displace | need.arrive;
+            movers |= need.vacate;
+        }
+        let movers = movers | near.neighbors();
         let mut list = ActionList::new();
-        generate_actions(pos, &mut list);
+        generate_actions_of(pos, movers, &mut list);
         for pass in 0..2 {
             for &a in list.as_slice() {
                 let cost = a.cost();

@@ -63,7 +63,7 @@
 use super::plan::{FailTable, Needs, trap_guards};
 use crate::board::STEPS_PER_TURN;
 use crate::board::bitboard::adjacent;
-use crate::board::stepgen::generate_actions;
+use crate::board::stepgen::generate_actions_of;
 use crate::board::{Action, ActionList, Bitboard, Color, Kind, Position, Square};
 
 /// Squares of `color` rabbits that could reach goal within `n` steps.
@@ -440,8 +440,18 @@ impl GoalSearch {
             self.failed.mark_failed(key);
             return false;
         }
+        // Only pieces that can make a relevant action move (the rabbits in
+        // reach, and the movers `allow` can match: see
+        // `Needs::matches`); the others' actions would all be dropped.
+        let mut near = Bitboard::EMPTY;
+        let mut movers = cands;
+        for need in &allow[1..] {
+            near |= need.displace | need.arrive;
+            movers |= need.vacate;
+        }
+        let movers = movers | near.neighbors();
         let mut list = ActionList::new();
-        generate_actions(pos, &mut list);
+        generate_actions_of(pos, movers, &mut list);
         for &a in list.as_slice() {
             let cost = a.cost();
             if cost > n {
