@@ -11,7 +11,7 @@
 
 use super::geometry::{Context, disk, dist, nearest_trap, piece_value};
 use crate::board::bitboard::{Bitboard, adjacent};
-use crate::board::{Color, Kind, Position, Square};
+use crate::board::{Color, Kind, Position};
 
 /// Eighths of the danger by the attacker's distance (1 or 2 steps).
 const BY_ATTACKER: [i32; 3] = [0, 8, 4];
@@ -83,12 +83,6 @@ pub fn dominance(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
     loss
 }
 
-/// Whether the officer on `sq` has a stronger unfrozen enemy next to it.
-pub fn is_dominated(pos: &Position, ctx: &Context, sq: Square) -> bool {
-    pos.piece_at(sq)
-        .is_some_and(|p| (adjacent(sq) & ctx.free_stronger_enemies(p.color(), p.kind())).any())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,22 +138,5 @@ mod tests {
             Color::Gold,
         );
         assert_eq!(d, 0);
-    }
-
-    #[test]
-    fn dominated_means_a_stronger_free_enemy_adjacent() {
-        let p = parse_side_and_board(&format!(
-            "g [{}]",
-            [
-                "       r", "   e    ", "   M    ", "        ", "        ", " H      ", " d      ",
-                "R       ",
-            ]
-            .concat()
-        ))
-        .unwrap();
-        let ctx = Context::new(&p);
-        assert!(is_dominated(&p, &ctx, Square::parse("d6").unwrap()));
-        assert!(!is_dominated(&p, &ctx, Square::parse("b3").unwrap()));
-        assert!(is_dominated(&p, &ctx, Square::parse("b2").unwrap()));
     }
 }
