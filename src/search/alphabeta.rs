@@ -14,6 +14,7 @@
 //! more than a push or pull. When the other side threatens goal the turn
 //! ends there after all, so that the threat is judged at a turn start.
 
+use super::bigtable::ZeroedTable;
 use super::params::Params;
 use super::tt::{Bound, PASS, TranspositionTable, WIN, WIN_BOUND, entry_action};
 use crate::board::stepgen::{ActionList, generate_actions};
@@ -50,7 +51,7 @@ pub struct Worker<'a> {
     /// Goal-detection answers by turn-start hash: the same leaves recur
     /// across root turns and iterations, and the detector is costly where
     /// many rabbits are near goal.
-    goal_cache: Vec<u64>,
+    goal_cache: ZeroedTable<u64>,
     /// Cut-off statistics by colour and first step (from * 64 + to).
     hist: Vec<i32>,
     /// A position's hash and its static score, known to the caller: the
@@ -62,7 +63,7 @@ pub struct Worker<'a> {
     /// which the table cannot answer because leaves are scored before it
     /// is probed. Direct-mapped, replaced on collision; a slot holds the
     /// key (0 = empty) and the score.
-    eval_cache: Vec<(u64, i32)>,
+    eval_cache: ZeroedTable<(u64, i32)>,
 }
 
 /// Slots of the per-thread static-score cache (a power of two).
@@ -115,10 +116,10 @@ impl<'a> Worker<'a> {
             aborted: false,
             shared_nodes: None,
             flushed: 0,
-            goal_cache: vec![0; GOAL_CACHE_SIZE],
+            goal_cache: ZeroedTable::zeroed(GOAL_CACHE_SIZE),
             hist: vec![0; 2 * 64 * 64],
             known_eval: None,
-            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            eval_cache: ZeroedTable::zeroed(EVAL_CACHE_SIZE),
         }
     }
 

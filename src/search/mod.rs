@@ -8,6 +8,7 @@
 //! choice of layout, used by the AEI session and the data generator).
 
 pub mod alphabeta;
+pub mod bigtable;
 pub mod config;
 pub mod order_weights;
 pub mod ordering;

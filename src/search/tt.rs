@@ -11,6 +11,7 @@
 //! stored relative to the node (distance from it) and converted back to the
 //! root's frame on probe, so they stay correct at any depth.
 
+use super::bigtable::ZeroedTable;
 use crate::board::Action;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -97,34 +98,14 @@ pub fn score_from_tt(score: i32, ply: i32) -> i32 {
 }
 
 pub struct TranspositionTable {
-    words: Vec<AtomicU64>,
+    /// Zeroed memory on 2 MiB pages where the system allows
+    /// ([`super::bigtable`]).
+    words: ZeroedTable<AtomicU64>,
     buckets: usize,
     generation: AtomicU8,
 }
 
 const WORDS_PER_BUCKET: usize = 4;
-
-/// `n` (at least 1) zeroed words, left untouched: a large block comes
-/// straight from the system as pages it zeroes on first touch. (Small
-/// pages on purpose: with 2 MB pages, the first nodes of a search, each
-/// storing into a new page, would stall on zeroing megabytes apiece.)
-fn zeroed_words(n: usize) -> Option<Vec<AtomicU64>> {
-    let layout = std::alloc::Layout::array::<AtomicU64>(n).ok()?;
-    if layout.size() == 0 {
-        return None;
-    }
-    // SAFETY: the layout has a non-zero size (checked above); all-zero bytes
-    // are a valid `AtomicU64`; a non-null block of `n` of them is handed to
-    // a `Vec` with length and capacity `n`, which frees it with this same
-    // layout (`Layout::array::<AtomicU64>(n)`) and the global allocator.
-    unsafe {
-        let p = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
-        if p.is_null() {
-            return None;
-        }
-        Some(Vec::from_raw_parts(p, n, n))
-    }
-}
 
 fn pack(action: u32, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     let b = match bound {
@@ -191,7 +172,7 @@ impl TranspositionTable {
     /// refuses the memory.
     fn with_buckets(buckets: usize) -> Option<TranspositionTable> {
         Some(TranspositionTable {
-            words: zeroed_words(buckets.checked_mul(WORDS_PER_BUCKET)?)?,
+            words: ZeroedTable::new(buckets.checked_mul(WORDS_PER_BUCKET)?)?,
             buckets,
             generation: AtomicU8::new(0),
         })
@@ -220,7 +201,7 @@ impl TranspositionTable {
     }
 
     pub fn clear(&self) {
-        for w in &self.words {
+        for w in self.words.iter() {
             w.store(0, Ordering::Relaxed);
         }
     }
