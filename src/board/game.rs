@@ -58,7 +58,7 @@ impl Game {
             pos: Position::empty(Color::Gold),
             phase: Phase::Setup(Color::Gold),
             move_number: 1,
-            counts: History::new(),
+            counts: History::default(),
             record: Vec::new(),
             outcome: None,
             allow_handicap: false,
