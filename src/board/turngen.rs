@@ -404,6 +404,32 @@ impl Hasher for KeyHasher {
 mod tests {
     use super::*;
 
+    /// A Zobrist key is its own hash, and the history still counts every
+    /// key apart, however alike their low or high bits.
+    #[test]
+    fn the_history_hashes_a_key_as_itself_and_counts_each_apart() {
+        use std::hash::BuildHasher;
+        let b = BuildHasherDefault::<KeyHasher>::default();
+        for key in [0u64, 1, 0xDEAD_BEEF_0000_0001, u64::MAX] {
+            assert_eq!(b.hash_one(key), key);
+        }
+        // Keys alike in their low bits (i << 40), in their high bits (i)
+        // and spread (i times an odd constant); each seen i % 3 + 1 times.
+        let mut h = History::default();
+        for i in 1..2000u64 {
+            for k in [i, i << 40, i.wrapping_mul(0x9E37_79B9_7F4A_7C15)] {
+                for _ in 0..=i % 3 {
+                    *h.entry(k).or_insert(0) += 1;
+                }
+            }
+        }
+        assert_eq!(h.len(), 3 * 1999);
+        assert_eq!(h[&5], 3);
+        assert_eq!(h[&(6 << 40)], 1);
+        assert_eq!(h[&1999u64.wrapping_mul(0x9E37_79B9_7F4A_7C15)], 2);
+        assert!(!h.contains_key(&(2000 << 40)));
+    }
+
     /// `has_turn` answers as "does `generate_turns` find one" does, however
     /// many of the turns `repeated` refuses: none, all, all but one.
     #[test]
