@@ -13,11 +13,15 @@
 //!
 //! The memory comes straight from the system, which zeroes each page when
 //! it is first touched; nothing here writes to it, so a table of any size
-//! is made in microseconds. A search touches pages all over a table within
-//! its first few thousand stores either way, so larger pages zero the same
-//! bytes in fewer faults: 13 searches of 65 ms, each with a fresh 64 MiB
-//! table (`aamir bench --depth 4`, five runs), took 3.15 s of processor
-//! time against 3.27 s on small pages.
+//! is made in microseconds. The first store into a huge page zeroes all
+//! 2 MiB of it, so a search's first few thousand stores zero the whole
+//! table. Up to [`HUGE_LIMIT`] that is a few milliseconds: 13 searches of
+//! 65 ms, each with a fresh 64 MiB table (`aamir bench --depth 4`, five
+//! runs), took 3.15 s of processor time against 3.27 s on small pages.
+//! A 2 GiB table on huge pages, though, made the first search of a game
+//! zero 2 GiB: 3,353 nodes in half a second, too slow even to stop in time
+//! (test `a_large_hash_holds_up_no_answer`). Larger tables stay on small
+//! pages, where a search zeroes only the pages it stores into.
 
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
@@ -40,6 +44,11 @@ unsafe impl<A: Zeroable, B: Zeroable> Zeroable for (A, B) {}
 /// The huge-page size the tables are aligned to and advised for.
 #[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
+
+/// The largest table asked to go on huge pages (the default hash table is
+/// 64 MiB): zeroing this much on a search's first stores takes a few
+/// milliseconds at most.
+pub const HUGE_LIMIT: usize = 256 << 20;
 
 /// A fixed-size table of `len` values of `T`, all zero at first; it reads
 /// and writes as a slice.
@@ -115,11 +124,14 @@ impl<T: Zeroable> ZeroedTable<T> {
             return None;
         }
         let start = (base as usize).next_multiple_of(HUGE_PAGE);
-        // SAFETY: `start..start + span` lies inside the mapping just made
-        // (at most one huge page of slack is skipped). The advice only
-        // changes how the kernel backs it, so its failure is harmless.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, span, libc::MADV_HUGEPAGE);
+        if span <= HUGE_LIMIT {
+            // SAFETY: `start..start + span` lies inside the mapping just
+            // made (at most one huge page of slack is skipped). The advice
+            // only changes how the kernel backs it, so its failure is
+            // harmless.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, span, libc::MADV_HUGEPAGE);
+            }
         }
         Some(ZeroedTable {
             // `start` is non-null: it is at or past a successful mapping.
