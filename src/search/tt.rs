@@ -192,7 +192,7 @@ impl TranspositionTable {
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.words.len() * 8
+        self.words.bytes()
     }
 
     /// Size in whole megabytes (at least 1; a tiny table rounds up).
