@@ -1,7 +1,8 @@
 //! The knowledge terms together: trap control ([`super::trapcontrol`]),
 //! pieces in danger at enemy traps, hostages and frames
 //! ([`super::hostages`]), dominance ([`super::dominance`]), elephant
-//! blockades ([`super::blockades`]), rabbit goal threats and goal-line
+//! blockades ([`super::blockades`]), elephant mobility
+//! ([`super::mobility`]), rabbit goal threats and goal-line
 //! defence ([`super::rabgoal`]) and placement by rank ([`super::placement`]).
 //!
 //! They share one [`Context`] (frozen pieces, how many enemy pieces outrank
@@ -11,7 +12,7 @@
 
 use super::Weights;
 use super::geometry::Context;
-use super::{blockades, dominance, hostages, placement, rabgoal, trapcontrol};
+use super::{blockades, dominance, hostages, mobility, placement, rabgoal, trapcontrol};
 use crate::board::{Color, Position};
 
 /// The knowledge terms in centi-rabbits, gold minus silver.
@@ -54,6 +55,7 @@ fn any_on(w: &Weights) -> bool {
         w.rabbit_goal_pct,
         w.goal_line,
         w.placement_pct,
+        w.ele_mobility,
     ]
     .iter()
     .any(|&v| v != 0)
@@ -65,7 +67,7 @@ fn side(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> i32 {
 }
 
 /// Names of [`side_parts`], in order.
-const SIDE_PARTS: [&str; 8] = [
+const SIDE_PARTS: [&str; 9] = [
     "pieces in danger at traps",
     "hostages",
     "frames",
@@ -74,12 +76,13 @@ const SIDE_PARTS: [&str; 8] = [
     "rabbit goal threats",
     "goal-line defence",
     "placement",
+    "elephant mobility",
 ];
 
 /// Each per-side term of `c`, good for `c` when positive, in the order of
 /// [`SIDE_PARTS`].
 #[inline]
-fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 8] {
+fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 9] {
     [
         -trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct),
         -hostages::hostages(pos, ctx, c, w.hostage_pct, w.hostage_holder),
@@ -89,6 +92,7 @@ fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 8] 
         rabgoal::rabbit_goal_threats(pos, ctx, c, w.rabbit_goal_pct),
         -rabgoal::goal_line_defence(pos, c, w.goal_line),
         placement::placement(pos, ctx, c, w.placement_pct),
+        -mobility::elephant_mobility(pos, c, w.ele_mobility),
     ]
 }
 

@@ -12,6 +12,7 @@ pub mod geometry;
 pub mod hostages;
 pub mod knowledge;
 pub mod material;
+pub mod mobility;
 pub mod placement;
 pub mod rabgoal;
 pub mod trapcontrol;
@@ -131,6 +132,9 @@ crate::settings::table! {
         goal_line: i32 = 0, WEIGHT_RANGE;
         /// Placement tables by stronger enemies, percent.
         placement_pct: i32 = 0, WEIGHT_RANGE;
+        /// A cramped elephant (few squares within four steps): the charge
+        /// at no reach at all (see `mobility`).
+        ele_mobility: i32 = 0, WEIGHT_RANGE;
     }
 }
 
@@ -458,6 +462,7 @@ mod tests {
             ("hostage_pct", 40),
             ("hostage_holder", 10),
             ("frame_pct", 30),
+            ("ele_mobility", 60),
             ("dominance_pct", 30),
             ("blockade", 80),
             ("goal_line", 5),

@@ -213,6 +213,7 @@ const KNOWLEDGE_TERMS: &[(&str, &[&str])] = &[
     ("rabbit goal threats", &["rabbit_goal_pct"]),
     ("goal-line defence", &["goal_line"]),
     ("placement", &["placement_pct"]),
+    ("elephant mobility", &["ele_mobility"]),
 ];
 
 /// Positions for `bench --eval`: from each bench position, seeded random
