@@ -34,10 +34,9 @@ pub const FREE_MOBILITY: i32 = 40;
 /// each set including the smaller ones. Empty sets when `c` has no
 /// elephant.
 pub fn elephant_reach(pos: &Position, c: Color) -> [Bitboard; 5] {
-    let mut reach = [Bitboard::EMPTY; 5];
     let ele = pos.kind_bb(c, Kind::Elephant);
     if ele.is_empty() {
-        return reach;
+        return [Bitboard::EMPTY; 5];
     }
     let friends = pos.occupied_by(c).and_not(ele);
     let enemies = pos.occupied_by(c.opp());
@@ -50,7 +49,7 @@ pub fn elephant_reach(pos: &Position, c: Color) -> [Bitboard; 5] {
     let deadly = Bitboard::TRAPS.and_not(friends.neighbors());
     let one_step = empty.and_not(deadly);
     let two_steps = ((enemies.and_not(enemy_ele) | friends) & room).and_not(deadly);
-    reach = [ele; 5];
+    let mut reach = [ele; 5];
     for k in 0..4 {
         let near = reach[k].neighbors();
         let by_one = reach[k] | (near & one_step);
