@@ -72,6 +72,14 @@ crate::settings::table! {
         rabbit_crowd_pct: i32 = 25, WEIGHT_RANGE;
         /// The enemy force at and below which advancement counts in full.
         rabbit_crowd_knee: i32 = 11, 0..=24;
+        /// Crowding scales a rabbit's advancement only up to this relative
+        /// rank (0 = own home rank); what the table adds beyond it counts at
+        /// the uncrowded scale. At the start crowding makes every advance
+        /// negative, so a rabbit on its 7th rank scored -90: aamir saw
+        /// Sharp's runners on its own 2nd rank as Sharp's weakness, just
+        /// before they scored. 7 = crowding over the whole table (the goal
+        /// rank's entry is never used in a live position).
+        rabbit_crowd_top: i32 = 7, 0..=7;
         /// Share (percent) of the best piece the side to move can capture
         /// with one push or pull, counted as if won.
         capture_now_pct: i32 = 60, WEIGHT_RANGE;
@@ -285,16 +293,24 @@ impl Evaluator {
             let force = 2 * enemy_officers + pos.rabbits(c.opp()).count() as i32;
             scale = scale * (100 - w.rabbit_crowd_pct * (force - w.rabbit_crowd_knee).max(0)) / 100;
         }
-        let mut adv = 0;
+        // `adv` is the table up to `rabbit_crowd_top`, crowded; `free` the
+        // rest, at the plain scale.
+        let top = w.rabbit_crowd_top as usize;
+        let (mut adv, mut free) = (0, 0);
         for sq in pos.rabbits(c) {
             let rel = if c == Color::Gold {
                 sq.rank()
             } else {
                 7 - sq.rank()
-            };
-            adv += w.rabbit_rank[rel as usize];
+            } as usize;
+            let capped = w.rabbit_rank[rel.min(top)];
+            adv += capped;
+            free += w.rabbit_rank[rel] - capped;
         }
         parts[0] = adv * scale / 100;
+        if free != 0 {
+            parts[0] += free * (100 + w.rabbit_scale_pct * (8 - enemy_officers).max(0)) / 100;
+        }
         let mut s = 0;
         // Frozen pieces.
         let frozen = pos.frozen(c);
@@ -641,6 +657,39 @@ mod weight_tests {
         assert!(adv(&on, &bare) > 0);
         // The default (25) is crowding on.
         assert!(adv(&Evaluator::default(), &full) < 0);
+    }
+
+    #[test]
+    fn crowding_can_stop_below_the_runners_ranks() {
+        // One gold rabbit on d6 (relative rank 5) or d4 (3), the others at
+        // home, against silver's whole army: the crowded scale is -225%.
+        let at = |r6: &str, r4: &str| {
+            test_pos([
+                "rrrrrrrr", "hdcemcdh", r6, "        ", r4, "        ", "        ", "RRRDDCCR",
+            ])
+        };
+        let runner = at("   R    ", "        ");
+        let walker = at("        ", "   R    ");
+        let adv = |e: &Evaluator, p: &Position| e.side_parts(p, Color::Gold)[0];
+        let whole = Evaluator::default();
+        let mut top4 = Evaluator::default();
+        top4.w.rabbit_crowd_top = 4;
+        // The default crowds the whole table: 22 at -225%.
+        assert_eq!(adv(&whole, &runner), 22 * -225 / 100);
+        // Capped at rank 4: its 12 crowded, the 10 beyond at the plain
+        // scale (all eight silver officers left: 100%).
+        assert_eq!(adv(&top4, &runner), 12 * -225 / 100 + 10);
+        // Below the cap nothing changes.
+        assert_eq!(adv(&top4, &walker), adv(&whole, &walker));
+        assert_eq!(adv(&whole, &walker), 6 * -225 / 100);
+        // The same for silver's runner on d3 against gold's whole army.
+        let mirrored = test_pos([
+            "rrrddccr", "        ", "        ", "        ", "        ", "   r    ", "HDCEMCDH",
+            "RRRRRRRR",
+        ]);
+        let silver = |e: &Evaluator| e.side_parts(&mirrored, Color::Silver)[0];
+        assert_eq!(silver(&whole), adv(&whole, &runner));
+        assert_eq!(silver(&top4), adv(&top4, &runner));
     }
 
     #[test]
