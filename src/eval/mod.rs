@@ -288,7 +288,8 @@ impl Evaluator {
         let mut parts = [0; 5];
         let enemy_officers = (pos.occupied_by(c.opp()) & !pos.rabbits(c.opp())).count() as i32;
         // Rabbits: advancement, worth more as enemy officers disappear.
-        let mut scale = 100 + w.rabbit_scale_pct * (8 - enemy_officers).max(0);
+        let plain = 100 + w.rabbit_scale_pct * (8 - enemy_officers).max(0);
+        let mut scale = plain;
         if w.rabbit_crowd_pct != 0 {
             let force = 2 * enemy_officers + pos.rabbits(c.opp()).count() as i32;
             scale = scale * (100 - w.rabbit_crowd_pct * (force - w.rabbit_crowd_knee).max(0)) / 100;
@@ -309,7 +310,7 @@ impl Evaluator {
         }
         parts[0] = adv * scale / 100;
         if free != 0 {
-            parts[0] += free * (100 + w.rabbit_scale_pct * (8 - enemy_officers).max(0)) / 100;
+            parts[0] += free * plain / 100;
         }
         let mut s = 0;
         // Frozen pieces.
