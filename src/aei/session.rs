@@ -705,6 +705,7 @@ impl<S: SearchBackend> Engine<S> {
                     return;
                 }
                 let hash = name == "hash";
+                self.clock.params = self.config.engine.time_params(&self.clock.params);
                 match self.searcher.as_mut() {
                     Some(s) => {
                         s.configure(&self.config);
@@ -1597,6 +1598,21 @@ mod tests {
         let sent = s.send("quit");
         assert_eq!(s.exit.recv_timeout(Duration::from_secs(5)), Ok(Exit::Quit));
         assert!(sent.elapsed() < Duration::from_millis(1500));
+    }
+
+    #[test]
+    fn time_options_reach_the_clock() {
+        // An endless search runs to its hard limit: `tcmove` plus the
+        // reserve over `time_hard_div` (2.1 s here with the default 3).
+        let mut s = Live::start::<Endless>();
+        s.send(OPENING);
+        s.send("setoption name tcmove value 0.1");
+        s.send("setoption name tcreserve value 6");
+        s.send("setoption name time_hard_div value 30");
+        let sent = s.send("go");
+        let got = s.until("bestmove", 5.0);
+        let took = got.last().unwrap().0 - sent;
+        assert!(took < Duration::from_millis(1000), "took {took:?}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use super::params::Params;
 use crate::eval::Weights;
 use crate::settings::{SettingError, Table, apply, listing, table};
+use crate::timeman::TimeParams;
 
 /// Deepest search, in steps: the depth option's limit and the search's
 /// when nothing else limits it.
@@ -24,6 +25,12 @@ table! {
         /// Fixed search depth in steps (0 = none; AEI also reads a negative
         /// depth as none).
         depth: u32 = 0, 0..=MAX_DEPTH;
+        /// Turns the time reserve is spread over: a turn's normal spend is
+        /// most of `tcmove` plus the reserve divided by this.
+        time_horizon: u32 = 20, 1..=1000;
+        /// An unstable turn may dig into the reserve divided by this at
+        /// most (its hard limit past `tcmove`).
+        time_hard_div: u32 = 3, 1..=1000;
     }
 }
 
@@ -31,6 +38,15 @@ impl EngineOptions {
     /// The depth limit, `None` when unset.
     pub fn depth_limit(&self) -> Option<u32> {
         (self.depth > 0).then_some(self.depth)
+    }
+
+    /// `base` with the time manager's settings these options hold.
+    pub fn time_params(&self, base: &TimeParams) -> TimeParams {
+        TimeParams {
+            horizon: self.time_horizon,
+            reserve_hard_share: 1.0 / f64::from(self.time_hard_div),
+            ..base.clone()
+        }
     }
 }
 
@@ -105,6 +121,19 @@ fn prefixed(e: SettingError, full: &str) -> SettingError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_options_default_to_the_time_managers_own_and_override_it() {
+        let base = TimeParams::default();
+        assert_eq!(EngineOptions::default().time_params(&base), base);
+        let mut c = EngineConfig::default();
+        c.apply("time_horizon=40,time_hard_div=8").unwrap();
+        let p = c.engine.time_params(&base);
+        assert_eq!(p.horizon, 40);
+        assert_eq!(p.reserve_hard_share, 1.0 / 8.0);
+        assert_eq!(p.move_share, base.move_share);
+        assert!(c.set("time_horizon", "0").is_err());
+    }
 
     #[test]
     fn every_name_is_unique_and_settable_through_the_config() {
