@@ -265,6 +265,20 @@ enum Command {
         /// it in positions the data hardly had.
         #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(i32).range(1..=10_000))]
         bound: i32,
+        /// Label each position with `sigmoid(k * score)` of a search this
+        /// many steps deep (k fitted to the results first) instead of its
+        /// game's result: the static score learns what the search finds
+        /// there (0 = the results).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=16))]
+        label_depth: u32,
+        /// With --label-depth: percent of each label left to the game result.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+        label_result_pct: u32,
+        /// With --label-depth: a file of search scores kept between runs;
+        /// positions it has at this depth are not searched again, and new
+        /// scores are added to it.
+        #[arg(long)]
+        label_cache: Option<String>,
     },
     /// Fit the turn-ordering model to the turns winners played (archives
     /// or `games.tsv` of `aamir match`), report how it ranks the played
@@ -643,6 +657,9 @@ fn run(cli: Cli) -> Result<()> {
             start,
             freeze,
             bound,
+            label_depth,
+            label_result_pct,
+            label_cache,
         }) => {
             let mut w = aamir::eval::Weights::default();
             aamir::settings::apply(&start, |n, v| {
@@ -671,6 +688,12 @@ fn run(cli: Cli) -> Result<()> {
                 k,
                 out,
                 command: format!("aamir {}", args.join(" ")),
+                label: (label_depth > 0).then_some(aamir::tune::label::LabelOptions {
+                    depth: label_depth,
+                    result_pct: label_result_pct,
+                    hash_mb: 4,
+                    cache: label_cache,
+                }),
             };
             let start = aamir::eval::Evaluator { w };
             aamir::tune::fit::run(start, &data, &files, &opts).map(|_| ())

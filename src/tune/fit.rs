@@ -203,6 +203,9 @@ pub struct TuneOptions {
     pub out: Option<String>,
     /// The command line, for the table's header.
     pub command: String,
+    /// Labels from a fixed-depth search instead of the game results alone
+    /// (see [`super::label`]); `k` is fitted to the results first.
+    pub label: Option<super::label::LabelOptions>,
 }
 
 /// `aamir tune`: fits the default weights to `data`, prints the losses and
@@ -220,6 +223,29 @@ pub fn run<T: Tunable>(
     let k = match opts.k {
         Some(k) => k,
         None => fit_k(&scores(&start, &data.train, th), &data.train),
+    };
+    let relabelled;
+    let results = data;
+    let data = match &opts.label {
+        None => data,
+        Some(lo) => {
+            let t = Instant::now();
+            let mut d = data.clone();
+            let progress = |n: usize| {
+                // A failed write here shows at the next checked one below.
+                let _ = crate::outln!("  {n} positions searched");
+            };
+            super::label::relabel(&mut d.train, k, lo, th, &progress)?;
+            super::label::relabel(&mut d.test, k, lo, th, &progress)?;
+            crate::outln!(
+                "labels: a {}-step search, {}% game result ({:.0}s)",
+                lo.depth,
+                lo.result_pct,
+                t.elapsed().as_secs_f64()
+            )?;
+            relabelled = d;
+            &relabelled
+        }
     };
     let before = (
         loss(&start, &data.train, k, th),
@@ -242,6 +268,13 @@ pub fn run<T: Tunable>(
         after.1,
         t0.elapsed().as_secs_f64()
     )?;
+    if opts.label.is_some() {
+        crate::outln!(
+            "held out against the game results: {:.6} -> {:.6}",
+            loss(&start, &results.test, k, th),
+            loss(&w, &results.test, k, th)
+        )?;
+    }
     for i in 0..w.len() {
         if w.get(i) != start.get(i) {
             crate::outln!("  {:24} {:6} -> {:6}", w.name(i), start.get(i), w.get(i))?;
@@ -250,7 +283,11 @@ pub fn run<T: Tunable>(
     if let Some(path) = &opts.out {
         let mut header = vec![
             "Fitted by `aamir tune` (Texel's method: quiet positions, the".to_string(),
-            "mean squared error of `sigmoid(k * eval)` against the game result).".to_string(),
+            match &opts.label {
+                None => "mean squared error of `sigmoid(k * eval)` against the game result).",
+                Some(_) => "mean squared error of `sigmoid(k * eval)` against the label).",
+            }
+            .to_string(),
             String::new(),
             format!("Command: `{}`", opts.command),
         ];

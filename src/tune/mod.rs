@@ -7,6 +7,7 @@
 //!   splitting off a held-out set.
 //! - [`fit`]: the logistic fit: `k` of `sigmoid(k * eval)` first, then the
 //!   weights, and the writer of the Rust table the defaults are built from.
+//! - [`label`]: labels from a fixed-depth search instead of the result.
 //! - [`order`]: the fit of the turn-ordering model (`aamir tune-order`).
 //!
 //! The tuner sees the evaluation only through [`Tunable`], implemented here
@@ -16,6 +17,7 @@
 pub mod data;
 pub mod datagen;
 pub mod fit;
+pub mod label;
 pub mod order;
 
 use crate::board::Position;
