@@ -33,7 +33,8 @@ pub struct LabelOptions {
     /// [board]` lines): positions found there at this depth are not
     /// searched again, and new scores are added to it. Searching is most
     /// of a labelled fit's time, and the scores do not depend on `k` or
-    /// the mix.
+    /// the mix. The searches use the engine's default settings and weights
+    /// (not `--start`), so a cache is stale once those change: delete it.
     pub cache: Option<String>,
 }
 
