@@ -38,14 +38,14 @@ pub struct LabelOptions {
     pub cache: Option<String>,
 }
 
-/// The cache's key for a position: its side and board as text.
+/// The cache's key for a position: its side and board as text, written as
+/// the generator writes positions (`g [board]`).
 fn key(pos: &crate::board::Position) -> String {
-    let side = if pos.side() == crate::board::Color::Gold {
-        "g"
-    } else {
-        "s"
-    };
-    format!("{side} [{}]", crate::board::notation::board_string(pos))
+    format!(
+        "{} {}",
+        pos.side().to_char(),
+        crate::board::notation::board_string(pos)
+    )
 }
 
 /// The scores `path` holds for `depth` (none when it does not exist yet).
@@ -281,6 +281,13 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 1, "{text}");
         assert!(text.starts_with("4\t"), "{text}");
+        assert!(
+            text.trim_end().ends_with(&format!(
+                "\tg {}",
+                crate::board::notation::board_string(&open)
+            )),
+            "{text}"
+        );
         // A score planted in the cache is used instead of a search, and a
         // score of another depth is not.
         let planted = format!("4\t777\t{}\n3\t-5\t{}\n", key(&open), key(&open));
