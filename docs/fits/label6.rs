@@ -6,7 +6,8 @@
 //! Command: `aamir tune /work/tune/g50.tsv tests/data/games-2026-02.tsv tests/data/games-2011-extra.tsv --label-depth 6 --label-cache /work/tune/scores6.tsv --max-passes 6 --threads 2 --bound 1000 --freeze threat_reach,capture_reach --out /work/tune/fit6b.rs`
 //! Data `/work/tune/g50.tsv`: `aamir gen --seed 50 --games 1500 --depth 4 --max-turns 200 --random-turns 4 --random-top 6 --hash 16`,
 //! stopped by hand after games 0-380 (378 of them written, 34,789 positions).
-//! Kept outside the build as the record of stop 50 (docs/experiments.md);
+//! Kept outside the build as the record of stop 50 (docs/experiments.md;
+//! dropped in stop 51: 181-190 against main in 371 self-play games);
 //! the option string for a match is `option.eval_<name>=<value>` per line.
 //! Positions: 537 games, 45678 positions read: 4272 in the opening, 1090 duplicates, 16172 not quiet left out; 22064 train, 2080 held out
 //! k 0.002025; loss train 0.004443 -> 0.001517, held out 0.004570 -> 0.001377
