@@ -15,13 +15,17 @@
 //! it is first touched; nothing here writes to it, so a table of any size
 //! is made in microseconds. The first store into a huge page zeroes all
 //! 2 MiB of it, so a search's first few thousand stores zero the whole
-//! table. Up to [`HUGE_LIMIT`] that is a few milliseconds: 13 searches of
-//! 65 ms, each with a fresh 64 MiB table (`aamir bench --depth 4`, five
-//! runs), took 3.15 s of processor time against 3.27 s on small pages.
-//! A 2 GiB table on huge pages, though, made the first search of a game
-//! zero 2 GiB: 3,353 nodes in half a second, too slow even to stop in time
-//! (test `a_large_hash_holds_up_no_answer`). Larger tables stay on small
-//! pages, where a search zeroes only the pages it stores into.
+//! table: 13 searches of 65 ms, each with a fresh 64 MiB table (`aamir
+//! bench --depth 4`, five runs), took 3.15 s of processor time against
+//! 3.27 s on small pages. That zeroing is not free, though: 64 MiB took
+//! about 0.15 s of kernel time on a virtual machine (`perf record` of a
+//! game's first search), and a 2 GiB table on huge pages made
+//! the first search of a game zero 2 GiB, 3,353 nodes in half a second
+//! (test `a_large_hash_holds_up_no_answer`). So a search does it first,
+//! in pieces, between looks at the stop flag
+//! ([`ZeroedTable::populate`], `TranspositionTable::prepare`), and tables
+//! over [`HUGE_LIMIT`] stay on small pages, where a search zeroes only the
+//! pages it stores into.
 
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
@@ -46,8 +50,7 @@ unsafe impl<A: Zeroable, B: Zeroable> Zeroable for (A, B) {}
 const HUGE_PAGE: usize = 2 << 20;
 
 /// The largest table asked to go on huge pages (the default hash table is
-/// 64 MiB): zeroing this much on a search's first stores takes a few
-/// milliseconds at most.
+/// 64 MiB): one whose zeroing a search can afford before it starts.
 pub const HUGE_LIMIT: usize = 256 << 20;
 
 /// A fixed-size table of `len` values of `T`, all zero at first; it reads
@@ -152,6 +155,40 @@ impl<T: Zeroable> ZeroedTable<T> {
             len,
             memory: Memory::Heap(layout),
         })
+    }
+
+    /// Has the system provide now, as if written, the pages that hold
+    /// bytes `from..to` of the values, without changing a byte (the values
+    /// stay as they are, so this may run while other threads use the
+    /// table). `false` where the system cannot (Linux before 5.14, other
+    /// systems): the pages then come with the first store into each, as
+    /// before.
+    #[cfg(target_os = "linux")]
+    pub fn populate(&self, from: usize, to: usize) -> bool {
+        const PAGE: usize = 4096;
+        let to = to.min(self.bytes());
+        // The table starts on a huge-page boundary, so page offsets from
+        // its start are page addresses.
+        let from = from - from % PAGE;
+        if from >= to {
+            return true;
+        }
+        // SAFETY: `from..to` lies inside the mapping this table owns; the
+        // advice fills in page tables and never writes the memory.
+        unsafe {
+            libc::madvise(
+                self.ptr.as_ptr().cast::<u8>().add(from).cast(),
+                to - from,
+                libc::MADV_POPULATE_WRITE,
+            ) == 0
+        }
+    }
+
+    /// See the Linux version: elsewhere the pages come with the first
+    /// store into each.
+    #[cfg(not(target_os = "linux"))]
+    pub fn populate(&self, _from: usize, _to: usize) -> bool {
+        false
     }
 
     /// Size in bytes of the values (not of the memory reserved for them).
@@ -259,5 +296,36 @@ mod tests {
     fn a_table_starts_on_a_huge_page_boundary() {
         let t: ZeroedTable<u64> = ZeroedTable::zeroed(3);
         assert_eq!(t.as_ptr() as usize % HUGE_PAGE, 0);
+    }
+
+    /// How many of the 4 KiB pages holding `t`'s values are in memory.
+    #[cfg(target_os = "linux")]
+    fn resident_pages(t: &ZeroedTable<AtomicU64>) -> usize {
+        let pages = t.bytes().div_ceil(4096);
+        let mut flags = vec![0u8; pages];
+        // SAFETY: the range is the table's own mapping (page-aligned), and
+        // `flags` has one byte per page of it.
+        let r = unsafe { libc::mincore(t.as_ptr() as *mut _, t.bytes(), flags.as_mut_ptr()) };
+        assert_eq!(r, 0);
+        flags.iter().filter(|&&f| f & 1 != 0).count()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn populating_brings_the_memory_in_and_keeps_the_values() {
+        let t: ZeroedTable<AtomicU64> = ZeroedTable::zeroed(4 << 20);
+        t[12345].store(99, Ordering::Relaxed);
+        // One huge page or one small page, depending on the system.
+        assert!(resident_pages(&t) <= 512);
+        if !t.populate(0, t.bytes()) {
+            // A kernel without MADV_POPULATE_WRITE (before 5.14).
+            return;
+        }
+        assert_eq!(resident_pages(&t), 8192, "all 32 MiB are in");
+        assert_eq!(t[12345].load(Ordering::Relaxed), 99);
+        assert_eq!(
+            t.iter().filter(|w| w.load(Ordering::Relaxed) != 0).count(),
+            1
+        );
     }
 }
