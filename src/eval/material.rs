@@ -193,8 +193,9 @@ pub fn warm_up() {
 
 /// Builds the table on a thread of its own unless it is built: it takes
 /// a few milliseconds (tens before it was built from its parts), which
-/// the AEI loop need not spend between `aeiok` and `readyok`. A search that comes before it is done waits for it
-/// ([`OnceLock`] builds it once), so nothing sees half a table.
+/// the AEI loop need not spend between `aeiok` and `readyok`. A search
+/// that comes before it is done waits for it ([`OnceLock`] builds it
+/// once), so nothing sees half a table.
 pub fn warm_up_in_background() {
     if TABLE.get().is_some() {
         return;

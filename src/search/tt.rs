@@ -224,9 +224,10 @@ impl TranspositionTable {
     /// time on huge pages: the first 1,024 nodes of a game's first search
     /// store into nearly all of a 64 MiB table, and spent about 0.15 s on
     /// a virtual machine with the kernel zeroing it (`perf record`), all
-    /// that while deaf to `stop`. Here the same work is done between looks at the stop flag
-    /// and the clock. A larger table is on small pages, where each first
-    /// store costs only 4 KiB of zeroing, and is left to the search.
+    /// that while deaf to `stop`. Here the same work is done between
+    /// looks at the stop flag and the clock. A larger table is on small
+    /// pages, where each first store costs only 4 KiB of zeroing, and is
+    /// left to the search.
     pub fn prepare(&self, go_on: impl Fn() -> bool) -> bool {
         let len = self.bytes();
         if len > HUGE_LIMIT {
