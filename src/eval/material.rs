@@ -126,7 +126,10 @@ fn table() -> &'static Table {
         let states = side_states();
         let officers = |i: usize| i % OFFICER_STATES;
         // Rabbits 0..=8 and officers 0..=8: the rabbit term's inputs.
-        let key = |n: &Counts| (n[0] * 9 + n[1..].iter().sum::<u32>()) as usize;
+        let keys: Vec<usize> = states
+            .iter()
+            .map(|n| (n[0] * 9 + n[1..].iter().sum::<u32>()) as usize)
+            .collect();
         let mut logs = vec![0.0; 81 * 81];
         for (g, lg) in logs.chunks_mut(81).enumerate() {
             for (sv, l) in lg.iter_mut().enumerate() {
@@ -144,7 +147,7 @@ fn table() -> &'static Table {
         for (gi, g) in states.iter().enumerate() {
             for (si, sv) in states.iter().enumerate() {
                 let (go, so) = (officers(gi), officers(si));
-                let raw = logs[key(g) * 81 + key(sv)] + offs[go * OFFICER_STATES + so]
+                let raw = logs[keys[gi] * 81 + keys[si]] + offs[go * OFFICER_STATES + so]
                     - offs[so * OFFICER_STATES + go];
                 let v = (raw * s).clamp(-(MATERIAL_CAP as f64), MATERIAL_CAP as f64);
                 scores.push(v.round() as i16);

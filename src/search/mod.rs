@@ -290,64 +290,63 @@ impl Searcher {
         let eval = &self.eval;
         let helpers_stop = AtomicBool::new(false);
         let total_nodes = AtomicU64::new(0);
-        let (best_idx, best_score, done_depth) = if !ready {
-            (0, -INF, 0)
-        } else {
-            std::thread::scope(|s| {
-                // Helper threads (lazy SMP): the same iterative deepening on
-                // their own copy of the root list, every other one a step
-                // deeper, filling the shared table for the main thread.
-                for k in 1..threads {
-                    let mut their_moves: Vec<RootMove> = moves.clone();
-                    let (helpers_stop, total_nodes, root) = (&helpers_stop, &total_nodes, &root);
-                    s.spawn(move || {
-                        let mut w =
-                            Worker::new(tt, eval, params, game.history(), helpers_stop, None, None);
-                        w.shared_nodes = Some(total_nodes);
-                        let unlimited = Limits {
-                            depth: limits.depth,
-                            time_params: limits.time_params.clone(),
-                            ..Limits::default()
-                        };
-                        iterate(
-                            &mut w,
-                            tt,
-                            root,
-                            &mut their_moves,
-                            &unlimited,
-                            start,
-                            TURN as u32 + (k as u32 & 1),
-                            &mut |_| {},
-                        );
-                        w.flush_nodes();
-                    });
-                }
-                let mut w = Worker::new(
-                    tt,
-                    eval,
-                    params,
-                    game.history(),
-                    stop,
-                    TimeManager::new(start, limits.soft, limits.hard, &limits.time_params)
-                        .hard_deadline(),
-                    limits.nodes,
-                );
-                w.shared_nodes = Some(&total_nodes);
-                let r = iterate(
-                    &mut w,
-                    tt,
-                    &root,
-                    &mut moves,
-                    limits,
-                    start,
-                    TURN as u32,
-                    report,
-                );
-                w.flush_nodes();
-                helpers_stop.store(true, Ordering::Relaxed);
-                r
-            })
-        };
+        let (best_idx, best_score, done_depth) = std::thread::scope(|s| {
+            if !ready {
+                return (0, -INF, 0);
+            }
+            // Helper threads (lazy SMP): the same iterative deepening on
+            // their own copy of the root list, every other one a step
+            // deeper, filling the shared table for the main thread.
+            for k in 1..threads {
+                let mut their_moves: Vec<RootMove> = moves.clone();
+                let (helpers_stop, total_nodes, root) = (&helpers_stop, &total_nodes, &root);
+                s.spawn(move || {
+                    let mut w =
+                        Worker::new(tt, eval, params, game.history(), helpers_stop, None, None);
+                    w.shared_nodes = Some(total_nodes);
+                    let unlimited = Limits {
+                        depth: limits.depth,
+                        time_params: limits.time_params.clone(),
+                        ..Limits::default()
+                    };
+                    iterate(
+                        &mut w,
+                        tt,
+                        root,
+                        &mut their_moves,
+                        &unlimited,
+                        start,
+                        TURN as u32 + (k as u32 & 1),
+                        &mut |_| {},
+                    );
+                    w.flush_nodes();
+                });
+            }
+            let mut w = Worker::new(
+                tt,
+                eval,
+                params,
+                game.history(),
+                stop,
+                TimeManager::new(start, limits.soft, limits.hard, &limits.time_params)
+                    .hard_deadline(),
+                limits.nodes,
+            );
+            w.shared_nodes = Some(&total_nodes);
+            let r = iterate(
+                &mut w,
+                tt,
+                &root,
+                &mut moves,
+                limits,
+                start,
+                TURN as u32,
+                report,
+            );
+            w.flush_nodes();
+            helpers_stop.store(true, Ordering::Relaxed);
+            r
+        });
         let nodes = total_nodes.load(Ordering::Relaxed);
         let chosen = &moves[best_idx];
         // Stopped before any score was proven: the static ordering chose,
