@@ -144,8 +144,8 @@ fn table() -> &'static Table {
             }
         }
         let mut scores = Vec::with_capacity(SIDE_STATES * SIDE_STATES);
-        for (gi, g) in states.iter().enumerate() {
-            for (si, sv) in states.iter().enumerate() {
+        for gi in 0..SIDE_STATES {
+            for si in 0..SIDE_STATES {
                 let (go, so) = (officers(gi), officers(si));
                 let raw = logs[keys[gi] * 81 + keys[si]] + offs[go * OFFICER_STATES + so]
                     - offs[so * OFFICER_STATES + go];
