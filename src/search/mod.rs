@@ -24,6 +24,7 @@ use crate::timeman::{TimeManager, TimeParams};
 use alphabeta::{INF, NodeCtx, Worker};
 pub use config::{EngineConfig, EngineOptions, MAX_DEPTH};
 pub use params::Params;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::{PASS, TranspositionTable, WIN, WIN_BOUND};
@@ -77,13 +78,17 @@ pub struct SearchResult {
 /// A search engine with its tables; reused across moves of a game.
 pub struct Searcher {
     config: EngineConfig,
-    tt: Option<TranspositionTable>,
+    tt: Option<Arc<TranspositionTable>>,
+    /// Tells the thread bringing in the table's memory (see
+    /// [`Searcher::prepare_in_background`]) to give up.
+    preparing: Option<Arc<AtomicBool>>,
     eval: Evaluator,
 }
 
 /// Frees a table on a thread of its own: returning a large table's pages
-/// to the system takes a while, and the caller is the AEI loop.
-pub fn free_in_background(table: Option<TranspositionTable>) {
+/// to the system takes a while, and the caller is the AEI loop. (A table
+/// still being prepared is freed when its preparer lets go of it.)
+pub fn free_in_background(table: Option<Arc<TranspositionTable>>) {
     let Some(table) = table else {
         return;
     };
@@ -141,18 +146,57 @@ fn sort_root(moves: &mut Vec<RootMove>, first: Option<usize>) {
     }));
 }
 
+impl Drop for Searcher {
+    /// The table's preparer has no more reason to go on.
+    fn drop(&mut self) {
+        if let Some(flag) = self.preparing.take() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 impl Searcher {
     /// A searcher with its table allocated, configured by `config` whole.
     pub fn new(config: &EngineConfig) -> Searcher {
         // Tables built once per process, now rather than on the first
         // move, and off the caller's thread (the AEI loop).
         crate::eval::material::warm_up_in_background();
-        Searcher {
-            tt: Some(TranspositionTable::new(config.engine.hash.max(1))),
+        let mut searcher = Searcher {
+            tt: Some(Arc::new(TranspositionTable::new(config.engine.hash.max(1)))),
+            preparing: None,
             eval: Evaluator {
                 w: config.eval.clone(),
             },
             config: config.clone(),
+        };
+        searcher.prepare_in_background();
+        searcher
+    }
+
+    /// Brings a new table's memory in on a thread of its own (see
+    /// [`TranspositionTable::prepare`]), so that a game's first search
+    /// does not spend its first tenths of a second on it: a 64 MiB table
+    /// cost about 0.15 s, which at a fast time control is half a move.
+    /// A search that starts sooner prepares what is left itself; the two
+    /// may bring in the same pages, which does no harm. Called where a new
+    /// table takes the old one's place; the thread of the old one is told
+    /// to stop.
+    fn prepare_in_background(&mut self) {
+        if let Some(flag) = self.preparing.take() {
+            flag.store(true, Ordering::Relaxed);
+        }
+        let Some(tt) = self.tt.clone() else {
+            return;
+        };
+        let flag = Arc::new(AtomicBool::new(false));
+        let give_up = flag.clone();
+        // Without a thread the search prepares the table itself.
+        match std::thread::Builder::new()
+            .name("prepare-table".into())
+            .spawn(move || tt.prepare(|| !give_up.load(Ordering::Relaxed)))
+        {
+            Ok(_) => self.preparing = Some(flag),
+            Err(e) => log::debug!("no thread to prepare the table: {e}"),
         }
     }
 
@@ -165,7 +209,8 @@ impl Searcher {
     pub fn configure(&mut self, config: &EngineConfig) {
         if config.engine.hash != self.config.engine.hash {
             free_in_background(self.tt.take());
-            self.tt = Some(TranspositionTable::new(config.engine.hash.max(1)));
+            self.tt = Some(Arc::new(TranspositionTable::new(config.engine.hash.max(1))));
+            self.prepare_in_background();
         }
         self.eval = Evaluator {
             w: config.eval.clone(),
@@ -196,8 +241,9 @@ impl Searcher {
         };
         match old.emptied() {
             Some(fresh) => {
-                self.tt = Some(fresh);
+                self.tt = Some(Arc::new(fresh));
                 free_in_background(Some(old));
+                self.prepare_in_background();
             }
             None => {
                 old.clear();
@@ -208,7 +254,8 @@ impl Searcher {
 
     fn table(&mut self) -> &TranspositionTable {
         let mb = self.config.engine.hash.max(1);
-        self.tt.get_or_insert_with(|| TranspositionTable::new(mb))
+        self.tt
+            .get_or_insert_with(|| Arc::new(TranspositionTable::new(mb)))
     }
 
     /// Searches the side to move's turn. `None` when the game is over, in
@@ -676,6 +723,36 @@ mod tests {
         let mut c = EngineConfig::default();
         c.engine.hash = mb;
         Searcher::new(&c)
+    }
+
+    /// Waits up to 10 s for the searcher's table to be prepared.
+    fn prepared_soon(s: &Searcher) -> bool {
+        let tt = s.tt.as_ref().expect("a table");
+        let until = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < until {
+            if tt.is_prepared() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+
+    /// Each new table (the first, a new game's, a new size's) has its
+    /// memory brought in without a search asking for it.
+    #[test]
+    fn new_tables_are_prepared_in_the_background() {
+        let mut s = sized(8);
+        assert!(prepared_soon(&s), "the first table");
+        let first = Arc::as_ptr(s.tt.as_ref().unwrap());
+        s.new_game();
+        assert_ne!(Arc::as_ptr(s.tt.as_ref().unwrap()), first, "a new table");
+        assert!(prepared_soon(&s), "a new game's table");
+        let mut c = s.config().clone();
+        c.engine.hash = 4;
+        s.configure(&c);
+        assert_eq!(s.hash_mb(), 4);
+        assert!(prepared_soon(&s), "a new size's table");
     }
 
     fn run(game: &Game, limits: Limits) -> SearchResult {

@@ -252,6 +252,11 @@ impl TranspositionTable {
         done
     }
 
+    /// Whether [`TranspositionTable::prepare`] has nothing left to do.
+    pub fn is_prepared(&self) -> bool {
+        self.bytes() > HUGE_LIMIT || self.prepared.load(Ordering::Relaxed) >= self.bytes()
+    }
+
     /// Starts a new search: older entries become preferred victims.
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
@@ -358,9 +363,11 @@ mod tests {
         let can = t.words.populate(0, 4096);
         assert_eq!(looks.get(), if can { 4 } else { 1 });
         assert!(t.prepare(|| false), "nothing is left to do");
+        assert!(t.is_prepared());
         assert_eq!(t.probe(0xDEAD_BEEF, 0).map(|e| e.score), Some(17));
         let fresh = t.emptied().unwrap();
         assert!(!fresh.prepare(|| false), "a new table is new memory");
+        assert!(!fresh.is_prepared());
         assert!(fresh.probe(0xDEAD_BEEF, 0).is_none());
     }
 
