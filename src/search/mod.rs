@@ -78,9 +78,12 @@ pub struct SearchResult {
 /// A search engine with its tables; reused across moves of a game.
 pub struct Searcher {
     config: EngineConfig,
-    tt: Option<Arc<TranspositionTable>>,
+    tt: Arc<TranspositionTable>,
+    /// Whether a search has stored into `tt`: an unused table is already
+    /// as empty as a new one.
+    tt_used: bool,
     /// Tells the thread bringing in the table's memory (see
-    /// [`Searcher::prepare_in_background`]) to give up.
+    /// [`Searcher::install`]) to give up.
     preparing: Option<Arc<AtomicBool>>,
     eval: Evaluator,
 }
@@ -88,10 +91,7 @@ pub struct Searcher {
 /// Frees a table on a thread of its own: returning a large table's pages
 /// to the system takes a while, and the caller is the AEI loop. (A table
 /// still being prepared is freed when its preparer lets go of it.)
-pub fn free_in_background(table: Option<Arc<TranspositionTable>>) {
-    let Some(table) = table else {
-        return;
-    };
+pub fn free_in_background(table: Arc<TranspositionTable>) {
     // When no thread can be had, free it here rather than keep it.
     if let Err(e) = std::thread::Builder::new()
         .name("free-table".into())
@@ -149,9 +149,7 @@ fn sort_root(moves: &mut Vec<RootMove>, first: Option<usize>) {
 impl Drop for Searcher {
     /// The table's preparer has no more reason to go on.
     fn drop(&mut self) {
-        if let Some(flag) = self.preparing.take() {
-            flag.store(true, Ordering::Relaxed);
-        }
+        self.stop_preparing();
     }
 }
 
@@ -162,7 +160,8 @@ impl Searcher {
         // move, and off the caller's thread (the AEI loop).
         crate::eval::material::warm_up_in_background();
         let mut searcher = Searcher {
-            tt: Some(Arc::new(TranspositionTable::new(config.engine.hash.max(1)))),
+            tt: Arc::new(TranspositionTable::new(config.engine.hash.max(1))),
+            tt_used: false,
             preparing: None,
             eval: Evaluator {
                 w: config.eval.clone(),
@@ -173,21 +172,29 @@ impl Searcher {
         searcher
     }
 
+    fn stop_preparing(&mut self) {
+        if let Some(flag) = self.preparing.take() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Puts `fresh` in the old table's place, frees the old one on a
+    /// thread of its own and starts bringing in the new one's memory.
+    fn install(&mut self, fresh: TranspositionTable) {
+        self.stop_preparing();
+        free_in_background(std::mem::replace(&mut self.tt, Arc::new(fresh)));
+        self.tt_used = false;
+        self.prepare_in_background();
+    }
+
     /// Brings a new table's memory in on a thread of its own (see
     /// [`TranspositionTable::prepare`]), so that a game's first search
     /// does not spend its first tenths of a second on it: a 64 MiB table
     /// cost about 0.15 s, which at a fast time control is half a move.
     /// A search that starts sooner prepares what is left itself; the two
-    /// may bring in the same pages, which does no harm. Called where a new
-    /// table takes the old one's place; the thread of the old one is told
-    /// to stop.
+    /// may bring in the same pages, which does no harm.
     fn prepare_in_background(&mut self) {
-        if let Some(flag) = self.preparing.take() {
-            flag.store(true, Ordering::Relaxed);
-        }
-        let Some(tt) = self.tt.clone() else {
-            return;
-        };
+        let tt = self.tt.clone();
         let flag = Arc::new(AtomicBool::new(false));
         let give_up = flag.clone();
         // Without a thread the search prepares the table itself.
@@ -208,9 +215,7 @@ impl Searcher {
     /// the searcher only after answering the handshake.)
     pub fn configure(&mut self, config: &EngineConfig) {
         if config.engine.hash != self.config.engine.hash {
-            free_in_background(self.tt.take());
-            self.tt = Some(Arc::new(TranspositionTable::new(config.engine.hash.max(1))));
-            self.prepare_in_background();
+            self.install(TranspositionTable::new(config.engine.hash.max(1)));
         }
         self.eval = Evaluator {
             w: config.eval.clone(),
@@ -226,36 +231,26 @@ impl Searcher {
     /// The table's size in MB as allocated: less than asked for when the
     /// system refused the memory.
     pub fn hash_mb(&self) -> usize {
-        self.tt
-            .as_ref()
-            .map_or(self.config.engine.hash, |t| t.megabytes())
+        self.tt.megabytes()
     }
 
     /// Forgets everything learned (AEI `newgame`): an empty table of the
     /// same size takes the old one's place, which is freed in the
     /// background (writing zeros over a large table would hold up the AEI
-    /// loop for seconds).
+    /// loop for seconds). A table no search has used is kept: it is empty,
+    /// and the handshake's table is still being prepared when the first
+    /// `newgame` comes.
     pub fn new_game(&mut self) {
-        let Some(old) = self.tt.take() else {
+        if !self.tt_used {
             return;
-        };
-        match old.emptied() {
-            Some(fresh) => {
-                self.tt = Some(Arc::new(fresh));
-                free_in_background(Some(old));
-                self.prepare_in_background();
-            }
+        }
+        match self.tt.emptied() {
+            Some(fresh) => self.install(fresh),
             None => {
-                old.clear();
-                self.tt = Some(old);
+                self.tt.clear();
+                self.tt_used = false;
             }
         }
-    }
-
-    fn table(&mut self) -> &TranspositionTable {
-        let mb = self.config.engine.hash.max(1);
-        self.tt
-            .get_or_insert_with(|| Arc::new(TranspositionTable::new(mb)))
     }
 
     /// Searches the side to move's turn. `None` when the game is over, in
@@ -325,8 +320,8 @@ impl Searcher {
                 });
             }
         }
-        self.table();
-        let tt = self.tt.as_ref().expect("table allocated above");
+        self.tt_used = true;
+        let tt = &*self.tt;
         // A fresh table's memory first, where a `stop` can still be heard
         // (see `prepare`); stopped there, the static ordering answers.
         let ready =
@@ -727,7 +722,7 @@ mod tests {
 
     /// Waits up to 10 s for the searcher's table to be prepared.
     fn prepared_soon(s: &Searcher) -> bool {
-        let tt = s.tt.as_ref().expect("a table");
+        let tt = &s.tt;
         let until = Instant::now() + Duration::from_secs(10);
         while Instant::now() < until {
             if tt.is_prepared() {
@@ -744,9 +739,12 @@ mod tests {
     fn new_tables_are_prepared_in_the_background() {
         let mut s = sized(8);
         assert!(prepared_soon(&s), "the first table");
-        let first = Arc::as_ptr(s.tt.as_ref().unwrap());
+        let first = Arc::as_ptr(&s.tt);
         s.new_game();
-        assert_ne!(Arc::as_ptr(s.tt.as_ref().unwrap()), first, "a new table");
+        assert_eq!(Arc::as_ptr(&s.tt), first, "an unused table is kept");
+        s.tt_used = true;
+        s.new_game();
+        assert_ne!(Arc::as_ptr(&s.tt), first, "a new table");
         assert!(prepared_soon(&s), "a new game's table");
         let mut c = s.config().clone();
         c.engine.hash = 4;
