@@ -1,0 +1,101 @@
+//! The static evaluation treats the two colours and the two wings alike:
+//! every position of the archive games, with every knowledge term switched
+//! on, scores the same for its side to move after the colours are swapped
+//! (ranks mirrored) and after the files are mirrored. Self-play cannot
+//! find a term that favours one colour or one wing, because both sides
+//! share it; a game against another engine pays for it on one side only.
+
+use aamir::board::notation::board_string;
+use aamir::board::record::parse_archive;
+use aamir::board::{Game, Piece, Position, Square};
+use aamir::eval::Evaluator;
+use aamir::settings::Table;
+
+/// `pos` with the colours swapped and the ranks mirrored, the other side
+/// to move with the same steps left.
+fn swap_colours(pos: &Position) -> Position {
+    let mut out = Position::empty(pos.side().opp());
+    for sq in pos.occupied() {
+        let p = pos.piece_at(sq).expect("occupied");
+        let to = Square::from_coords(sq.file(), 7 - sq.rank());
+        out.put(Piece::new(p.color().opp(), p.kind()), to);
+    }
+    out.set_steps_left(pos.steps_left());
+    out
+}
+
+/// `pos` with file a swapped for h, b for g and so on.
+fn mirror_files(pos: &Position) -> Position {
+    let mut out = Position::empty(pos.side());
+    for sq in pos.occupied() {
+        let p = pos.piece_at(sq).expect("occupied");
+        out.put(p, Square::from_coords(7 - sq.file(), sq.rank()));
+    }
+    out.set_steps_left(pos.steps_left());
+    out
+}
+
+/// The default weights with the terms that are off by default switched on
+/// and the capture terms at their full reach, so that every term is seen.
+fn every_term_on() -> Evaluator {
+    let mut e = Evaluator::default();
+    for (name, value) in [
+        ("hostage_holder", "15"),
+        ("blockade", "40"),
+        ("goal_line", "5"),
+        ("placement_pct", "100"),
+        ("ele_mobility", "50"),
+        ("capture_reach", "4"),
+        ("threat_reach", "4"),
+    ] {
+        e.w.set_named(name, value).expect(name);
+    }
+    e
+}
+
+#[test]
+fn every_archive_position_scores_alike_mirrored_and_with_colours_swapped() {
+    let e = every_term_on();
+    let mut checked = 0;
+    let mut bad = Vec::new();
+    for file in ["games-2026-02.tsv", "games-2011-extra.tsv"] {
+        let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect(&path);
+        for g in parse_archive(&text).expect(file) {
+            let mut game = Game::new();
+            for (label, text) in &g.moves {
+                game.play(text)
+                    .unwrap_or_else(|err| panic!("{file} {label}: {err}"));
+                let pos = game.position();
+                if game.outcome().is_some() {
+                    continue;
+                }
+                // Both the turn start and a mid-turn position with two
+                // steps left, where the mover's own captures count.
+                for steps in [4, 2] {
+                    let mut pos = pos.clone();
+                    pos.set_steps_left(steps);
+                    checked += 1;
+                    let score = e.evaluate(&pos);
+                    let swapped = e.evaluate(&swap_colours(&pos));
+                    let mirrored = e.evaluate(&mirror_files(&pos));
+                    if score != swapped || score != mirrored {
+                        bad.push(format!(
+                            "game {} after {label}, {steps} steps left, {}: {score}, colours \
+                             swapped {swapped}, files mirrored {mirrored}",
+                            g.id(),
+                            board_string(&pos)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "only {checked} positions checked");
+    assert!(
+        bad.is_empty(),
+        "{} asymmetric:\n{}",
+        bad.len(),
+        bad[..bad.len().min(5)].join("\n")
+    );
+}
