@@ -1,5 +1,6 @@
 //! The knowledge terms together: trap control ([`super::trapcontrol`]),
-//! pieces in danger at enemy traps, hostages and frames
+//! pieces in danger at enemy traps, trap threats by distance
+//! ([`super::trapthreats`]), hostages and frames
 //! ([`super::hostages`]), dominance ([`super::dominance`]), elephant
 //! blockades ([`super::blockades`]), elephant mobility
 //! ([`super::mobility`]), rabbit goal threats and goal-line
@@ -12,7 +13,9 @@
 
 use super::Weights;
 use super::geometry::Context;
-use super::{blockades, dominance, hostages, mobility, placement, rabgoal, trapcontrol};
+use super::{
+    blockades, dominance, hostages, mobility, placement, rabgoal, trapcontrol, trapthreats,
+};
 use crate::board::{Color, Position};
 
 /// The knowledge terms in centi-rabbits, gold minus silver.
@@ -25,6 +28,7 @@ pub fn knowledge(pos: &Position, w: &Weights) -> i32 {
     let mut ctx = Context::new(pos);
     let need_tc = w.tc_scale != 0
         || w.trap_danger_pct != 0
+        || w.trap_threat_pct != 0
         || w.hostage_pct != 0
         || w.hostage_holder != 0
         || w.dominance_pct != 0;
@@ -47,6 +51,7 @@ fn any_on(w: &Weights) -> bool {
     [
         w.tc_scale,
         w.trap_danger_pct,
+        w.trap_threat_pct,
         w.hostage_pct,
         w.hostage_holder,
         w.frame_pct,
@@ -67,8 +72,9 @@ fn side(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> i32 {
 }
 
 /// Names of [`side_parts`], in order.
-const SIDE_PARTS: [&str; 9] = [
+const SIDE_PARTS: [&str; 10] = [
     "pieces in danger at traps",
+    "trap threats by distance",
     "hostages",
     "frames",
     "dominance",
@@ -82,9 +88,10 @@ const SIDE_PARTS: [&str; 9] = [
 /// Each per-side term of `c`, good for `c` when positive, in the order of
 /// [`SIDE_PARTS`].
 #[inline]
-fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 9] {
+fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 10] {
     [
         -trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct),
+        -trapthreats::trap_threats(pos, ctx, c, w.trap_threat_pct),
         -hostages::hostages(pos, ctx, c, w.hostage_pct, w.hostage_holder),
         -hostages::frames(pos, ctx, c, w.frame_pct),
         -dominance::dominance(pos, ctx, c, w.dominance_pct),

@@ -16,6 +16,7 @@ pub mod mobility;
 pub mod placement;
 pub mod rabgoal;
 pub mod trapcontrol;
+pub mod trapthreats;
 
 use crate::board::STEPS_PER_TURN;
 use crate::board::bitboard::{Bitboard, adjacent};
@@ -122,6 +123,10 @@ crate::settings::table! {
         /// Pieces next to a trap the enemy controls with an attacker in
         /// reach: percent of the piece's value at full control.
         trap_danger_pct: i32 = 20, WEIGHT_RANGE;
+        /// Trap threats by distance: pieces within three steps of a trap
+        /// the enemy holds or contests, percent of their value when the
+        /// enemy needs at most a step to take them (see `trapthreats`).
+        trap_threat_pct: i32 = 0, WEIGHT_RANGE;
         /// Hostages: percent of the hostage's value at full control.
         hostage_pct: i32 = 20, WEIGHT_RANGE;
         /// Hostages: what the holder pays for each one its elephant holds.
@@ -476,6 +481,7 @@ mod tests {
         for (name, v) in [
             ("tc_scale", 60),
             ("trap_danger_pct", 60),
+            ("trap_threat_pct", 30),
             ("hostage_pct", 40),
             ("hostage_holder", 10),
             ("frame_pct", 30),

@@ -206,6 +206,7 @@ pub fn run_variants(max_depth: u32, positions: usize, node_cap: u64) -> Result<(
 const KNOWLEDGE_TERMS: &[(&str, &[&str])] = &[
     ("trap control by reach", &["tc_scale"]),
     ("pieces in danger at traps", &["trap_danger_pct"]),
+    ("trap threats by distance", &["trap_threat_pct"]),
     ("hostages", &["hostage_pct", "hostage_holder"]),
     ("frames", &["frame_pct"]),
     ("dominance", &["dominance_pct"]),
