@@ -100,7 +100,7 @@ impl TrapSide {
 
 /// Centi-rabbits `c` stands to lose through its pieces near traps the enemy
 /// holds or contests: for each, `pct` percent of its value, times the
-/// falloff by the enemy's steps to the capture ([`BY_STEPS`]), times the
+/// falloff by the enemy's steps to the capture (a table), times the
 /// enemy's share of the trap.
 pub fn trap_threats(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
     if pct == 0 {
