@@ -86,14 +86,11 @@ pub fn dominance(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::notation::parse_side_and_board;
-    use crate::eval::trapcontrol::raw_control;
+    use crate::eval::{test_ctx, test_pos};
 
     fn eval_side(rows: [&str; 8], c: Color) -> i32 {
-        let p = parse_side_and_board(&format!("g [{}]", rows.concat())).unwrap();
-        let mut ctx = Context::new(&p);
-        ctx.trap = raw_control(&p, &ctx);
-        dominance(&p, &ctx, c, 40)
+        let p = test_pos(rows);
+        dominance(&p, &test_ctx(&p), c, 40)
     }
 
     #[test]

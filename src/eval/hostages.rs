@@ -79,14 +79,8 @@ pub fn frames(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
 mod tests {
     use super::*;
     use crate::board::Square;
+    use crate::eval::test_ctx as ctx_of;
     use crate::eval::test_pos as pos;
-    use crate::eval::trapcontrol::raw_control;
-
-    fn ctx_of(p: &Position) -> Context {
-        let mut ctx = Context::new(p);
-        ctx.trap = raw_control(p, &ctx);
-        ctx
-    }
 
     #[test]
     fn camel_frozen_by_the_enemy_elephant_next_to_its_trap_is_a_hostage() {

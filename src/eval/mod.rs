@@ -467,6 +467,15 @@ pub(crate) fn test_pos(rows: [&str; 8]) -> Position {
     crate::board::notation::parse_side_and_board(&format!("g [{}]", rows.concat())).unwrap()
 }
 
+/// The shared facts of `p` with trap control filled in, as the knowledge
+/// terms see them, for their unit tests.
+#[cfg(test)]
+pub(crate) fn test_ctx(p: &Position) -> geometry::Context {
+    let mut ctx = geometry::Context::new(p);
+    ctx.trap = trapcontrol::raw_control(p, &ctx);
+    ctx
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

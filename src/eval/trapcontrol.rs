@@ -143,7 +143,7 @@ pub fn trap_danger(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::test_pos as pos;
+    use crate::eval::{test_ctx, test_pos as pos};
 
     #[test]
     fn elephant_two_steps_away_controls_a_trap_that_a_cat_next_to_it_does_not() {
@@ -152,16 +152,14 @@ mod tests {
             "       r", "  c     ", "        ", "   E    ", "        ", "        ", "        ",
             "R       ",
         ]);
-        let mut ctx = Context::new(&p);
-        ctx.trap = raw_control(&p, &ctx);
+        let ctx = test_ctx(&p);
         assert!(ctx.trap_for(Color::Gold, 2) > 0, "{:?}", ctx.trap);
         // Out of reach (five steps away on g3) the cat holds c6 for silver.
         let p = pos([
             "       r", "  c     ", "        ", "        ", "        ", "      E ", "        ",
             "R       ",
         ]);
-        let mut ctx = Context::new(&p);
-        ctx.trap = raw_control(&p, &ctx);
+        let ctx = test_ctx(&p);
         assert!(ctx.trap_for(Color::Gold, 2) < 0, "{:?}", ctx.trap);
     }
 
@@ -177,11 +175,7 @@ mod tests {
             "       r", " Md     ", "        ", "        ", "        ", "        ", "        ",
             "R       ",
         ]);
-        let c = |p: &Position| {
-            let mut ctx = Context::new(p);
-            ctx.trap = raw_control(p, &ctx);
-            ctx.trap_for(Color::Silver, 2)
-        };
+        let c = |p: &Position| test_ctx(p).trap_for(Color::Silver, 2);
         // The camel's own contribution at b7 (2 steps) is added too; the
         // dog's share must drop enough that silver's hold weakens.
         assert!(c(&held) < c(&free), "{} vs {}", c(&held), c(&free));
@@ -194,8 +188,7 @@ mod tests {
             "       r", "        ", "        ", "        ", "        ", "  e     ", "        ",
             "R       ",
         ]);
-        let mut ctx = Context::new(&p);
-        ctx.trap = raw_control(&p, &ctx);
+        let ctx = test_ctx(&p);
         let full = trap_control_score(&ctx, 60, 100, 130);
         let no_attack = trap_control_score(&ctx, 60, 100, 0);
         assert!(full < -20, "{full}");
@@ -210,8 +203,7 @@ mod tests {
             "   d   r", "  C     ", " e      ", "        ", "        ", "        ", "        ",
             "R       ",
         ]);
-        let mut ctx = Context::new(&exposed);
-        ctx.trap = raw_control(&exposed, &ctx);
+        let ctx = test_ctx(&exposed);
         let d = trap_danger(&exposed, &ctx, Color::Gold, 50);
         assert!(d > 20, "{d}");
         // The gold elephant next to it instead: gold holds c6, no danger.
@@ -219,16 +211,14 @@ mod tests {
             "   d   r", "  C     ", "  E     ", "        ", "        ", "        ", "        ",
             "R       ",
         ]);
-        let mut ctx = Context::new(&held);
-        ctx.trap = raw_control(&held, &ctx);
+        let ctx = test_ctx(&held);
         assert_eq!(trap_danger(&held, &ctx, Color::Gold, 50), 0);
         // Nobody that outranks the cat within two steps: no danger either.
         let alone = pos([
             "       r", "  C     ", " r  r   ", "  r     ", "        ", "        ", "        ",
             "R       ",
         ]);
-        let mut ctx = Context::new(&alone);
-        ctx.trap = raw_control(&alone, &ctx);
+        let ctx = test_ctx(&alone);
         assert!(ctx.trap_for(Color::Gold, 2) < 0, "{:?}", ctx.trap);
         assert_eq!(trap_danger(&alone, &ctx, Color::Gold, 50), 0);
     }

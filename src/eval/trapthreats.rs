@@ -131,100 +131,65 @@ pub fn trap_threats(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::test_ctx as ctx_of;
     use crate::eval::test_pos as pos;
-    use crate::eval::trapcontrol::raw_control;
-
-    fn ctx_of(p: &Position) -> Context {
-        let mut ctx = Context::new(p);
-        ctx.trap = raw_control(p, &ctx);
-        ctx
-    }
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
     }
 
-    fn capture_steps(
-        p: &Position,
-        ctx: &Context,
-        c: Color,
-        kind: Kind,
-        at: Square,
-        tsq: Square,
-    ) -> Option<u32> {
-        TrapSide::new(p, c, tsq).steps(ctx, c, kind, at)
+    /// Enemy steps to capture gold's piece of `kind` on `at` on `trap`,
+    /// in the position of `rows`.
+    fn capture_steps(rows: [&str; 8], kind: Kind, at: &str, trap: &str) -> Option<u32> {
+        let p = pos(rows);
+        TrapSide::new(&p, Color::Gold, sq(trap)).steps(&ctx_of(&p), Color::Gold, kind, sq(at))
     }
 
     #[test]
     fn steps_count_the_walk_the_drag_and_the_guards() {
         // Gold camel d5 (two steps from c6 on a bent path), silver elephant
         // e5 next to it: 0 to walk, 4 to drag, no other guards.
-        let p = pos([
+        let next_to = [
             "       r", "        ", "        ", "   Me   ", "        ", "        ", "      E ",
             "R       ",
-        ]);
-        let ctx = ctx_of(&p);
-        let c6 = sq("c6");
-        assert_eq!(
-            capture_steps(&p, &ctx, Color::Gold, Kind::Camel, sq("d5"), c6),
-            Some(4)
-        );
+        ];
+        assert_eq!(capture_steps(next_to, Kind::Camel, "d5", "c6"), Some(4));
         // A gold dog guarding c6 from b6 adds two steps.
-        let p = pos([
+        let guarded = [
             "       r", "        ", " D      ", "   Me   ", "        ", "        ", "      E ",
             "R       ",
-        ]);
-        let ctx = ctx_of(&p);
-        assert_eq!(
-            capture_steps(&p, &ctx, Color::Gold, Kind::Camel, sq("d5"), c6),
-            Some(6)
-        );
+        ];
+        assert_eq!(capture_steps(guarded, Kind::Camel, "d5", "c6"), Some(6));
         // The elephant three squares off (h5): two more steps of walk.
-        let p = pos([
+        let walk = [
             "       r", "        ", "        ", "   M   e", "        ", "        ", "      E ",
             "R       ",
-        ]);
-        let ctx = ctx_of(&p);
-        assert_eq!(
-            capture_steps(&p, &ctx, Color::Gold, Kind::Camel, sq("d5"), c6),
-            Some(7)
-        );
+        ];
+        assert_eq!(capture_steps(walk, Kind::Camel, "d5", "c6"), Some(7));
         // Only a silver dog near: nothing there outranks the camel.
-        let p = pos([
+        let weaker = [
             "       r", "        ", "        ", "   Md   ", "        ", "        ", "      E ",
             "R       ",
-        ]);
-        let ctx = ctx_of(&p);
-        assert_eq!(
-            capture_steps(&p, &ctx, Color::Gold, Kind::Camel, sq("d5"), c6),
-            None
-        );
+        ];
+        assert_eq!(capture_steps(weaker, Kind::Camel, "d5", "c6"), None);
     }
 
     #[test]
     fn a_friend_in_the_way_or_on_the_trap_adds_steps() {
         // Gold horse c4 two squares below c6, gold cat c5 between them,
-        // silver camel d4 beside the horse.
-        let p = pos([
+        // silver camel d4 beside the horse: 0 walk + 4 drag + 2 for the
+        // cat, in the way and guarding c6.
+        let cat = [
             "       r", "        ", "        ", "  C     ", "  Hm    ", "        ", "      E ",
             "R       ",
-        ]);
-        let ctx = ctx_of(&p);
-        // 0 walk + 4 drag + 2 for the cat, in the way and guarding c6.
-        assert_eq!(
-            capture_steps(&p, &ctx, Color::Gold, Kind::Horse, sq("c4"), sq("c6")),
-            Some(6)
-        );
+        ];
+        assert_eq!(capture_steps(cat, Kind::Horse, "c4", "c6"), Some(6));
         // The gold elephant in the way instead: beyond reach.
-        let p = pos([
+        let elephant = [
             "       r", "        ", "        ", "  E     ", "  Hm    ", "        ", "        ",
             "R       ",
-        ]);
-        let ctx = ctx_of(&p);
-        assert_eq!(
-            capture_steps(&p, &ctx, Color::Gold, Kind::Horse, sq("c4"), sq("c6")),
-            None
-        );
+        ];
+        assert_eq!(capture_steps(elephant, Kind::Horse, "c4", "c6"), None);
     }
 
     #[test]
