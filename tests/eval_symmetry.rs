@@ -43,7 +43,6 @@ fn every_term_on() -> Evaluator {
     let mut e = Evaluator::default();
     for (name, value) in [
         ("hostage_holder", "15"),
-        ("trap_threat_pct", "30"),
         ("blockade", "40"),
         ("goal_line", "5"),
         ("placement_pct", "100"),

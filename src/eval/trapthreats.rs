@@ -31,8 +31,10 @@ use crate::board::{Color, Kind, Position, Square};
 const BY_STEPS: [i32; 9] = [64, 64, 60, 56, 50, 34, 26, 18, 10];
 /// The most steps charged; beyond this the threat is two turns away.
 const MAX_STEPS: u32 = 8;
-/// The enemy's share of a trap runs from 0 (the owner of the pieces holds
-/// it at a quarter of full control or more) to this at full enemy control.
+/// The divisor of the enemy's share of a trap. The share runs from 0 (the
+/// owner of the pieces holds it at a quarter of full control or more) to
+/// 320 at full enemy control, so a trap the enemy holds fully charges five
+/// sixths of the table (the weight's SPRT was run with these figures).
 const SHARE_FULL: i32 = 384;
 
 /// What a trap's surroundings add to every capture on it for one side:
@@ -190,6 +192,19 @@ mod tests {
             "R       ",
         ];
         assert_eq!(capture_steps(elephant, Kind::Horse, "c4", "c6"), None);
+        // Gold horse d6 next to c6, silver camel e6 beside it: 0 walk + 2
+        // drag, its own guarding not counted...
+        let beside = [
+            "       r", "        ", "   Hm   ", "        ", "        ", "        ", "      E ",
+            "R       ",
+        ];
+        assert_eq!(capture_steps(beside, Kind::Horse, "d6", "c6"), Some(2));
+        // ...and two more with a gold cat on the trap, which goes first.
+        let occupied = [
+            "       r", "        ", "  CHm   ", "        ", "        ", "        ", "      E ",
+            "R       ",
+        ];
+        assert_eq!(capture_steps(occupied, Kind::Horse, "d6", "c6"), Some(4));
     }
 
     #[test]
