@@ -164,6 +164,16 @@ pub fn adjacent(sq: Square) -> Bitboard {
     ADJACENT[sq.index()]
 }
 
+/// The square behind `sq` for `color`'s rabbits (towards its home rank),
+/// the one neighbour they never step to; empty off the board.
+#[inline(always)]
+pub const fn behind(color: Color, sq: Square) -> Bitboard {
+    match color {
+        Color::Gold => Bitboard::from_square(sq).south(),
+        Color::Silver => Bitboard::from_square(sq).north(),
+    }
+}
+
 const fn make_near_trap() -> [u8; 64] {
     let mut t = [NO_TRAP; 64];
     let traps = [18u8, 21, 42, 45];

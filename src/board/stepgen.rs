@@ -6,7 +6,7 @@
 //! keeps the position small and the search simple; every legal turn is a
 //! sequence of such actions.
 
-use super::bitboard::{Bitboard, NEAR_TRAP, NO_TRAP, adjacent};
+use super::bitboard::{Bitboard, NEAR_TRAP, NO_TRAP, adjacent, behind};
 use super::position::{Capture, Position};
 use super::types::{Color, Dir, Kind, Square};
 use super::zobrist;
@@ -260,11 +260,7 @@ pub fn generate_actions_of(pos: &Position, movers: Bitboard, list: &mut ActionLi
             // Rabbits never push or pull (nothing is weaker) and never step
             // backward by themselves.
             for sq in movers {
-                let behind = match c {
-                    Color::Gold => Bitboard::from_square(sq).south(),
-                    Color::Silver => Bitboard::from_square(sq).north(),
-                };
-                for to in adjacent(sq) & empty & !behind {
+                for to in adjacent(sq) & empty & !behind(c, sq) {
                     list.push(Action::single(sq, to));
                 }
             }

@@ -9,7 +9,7 @@
 //! **blockaded** when it has no way out at all; it is **half blockaded**
 //! when it has exactly one (one enemy step closes it).
 
-use crate::board::bitboard::{Bitboard, adjacent};
+use crate::board::bitboard::{adjacent, behind};
 use crate::board::{Color, Kind, Position, Square};
 
 /// Centi-rabbits `c` loses to a blockade of its elephant: `weight` when
@@ -37,7 +37,7 @@ pub fn elephant_blockade(pos: &Position, c: Color, weight: i32) -> i32 {
 /// with at most one other step first: an empty square, a friend that can
 /// step aside, or an enemy (never the other elephant) with room to be
 /// pushed into.
-pub fn ways_out(pos: &Position, c: Color, sq: Square) -> u32 {
+fn ways_out(pos: &Position, c: Color, sq: Square) -> u32 {
     let empty = pos.empty_squares();
     let mut n = 0;
     for v in adjacent(sq) {
@@ -57,15 +57,6 @@ pub fn ways_out(pos: &Position, c: Color, sq: Square) -> u32 {
         n += u32::from(out);
     }
     n
-}
-
-/// The square behind `sq` for `c`'s rabbits (towards `c`'s home rank).
-fn behind(c: Color, sq: Square) -> Bitboard {
-    let b = Bitboard::from_square(sq).0;
-    Bitboard(match c {
-        Color::Gold => b >> 8,
-        Color::Silver => b << 8,
-    })
 }
 
 #[cfg(test)]
