@@ -4,7 +4,7 @@
 //!
 //! The elephant moves by stepping to an empty neighbour, by pushing an
 //! enemy neighbour that has an empty square beside it, or once a friend
-//! next to it steps away ([`ways_out`]; the other elephant cannot be
+//! next to it steps away (`ways_out`; the other elephant cannot be
 //! pushed, and a rabbit cannot step back to make room). So it is
 //! **blockaded** when it has no way out at all; it is **half blockaded**
 //! when it has exactly one (one enemy step closes it).
