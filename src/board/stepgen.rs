@@ -206,6 +206,18 @@ impl ActionList {
         self.len = 0;
     }
 
+    /// Keeps only the actions `keep` accepts, in their order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Action) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len {
+            if keep(&self.items[i]) {
+                self.items[n] = self.items[i];
+                n += 1;
+            }
+        }
+        self.len = n;
+    }
+
     #[inline(always)]
     pub fn as_slice(&self) -> &[Action] {
         &self.items[..self.len]

@@ -19,7 +19,7 @@ use super::params::Params;
 use super::tt::{Bound, PASS, TranspositionTable, WIN, WIN_BOUND, entry_action};
 use crate::board::stepgen::{ActionList, generate_actions};
 use crate::board::turngen::History;
-use crate::board::{Action, ActionKind, Color, Position, STEPS_PER_TURN};
+use crate::board::{Action, ActionKind, Bitboard, Color, Position, STEPS_PER_TURN};
 use crate::eval::{Evaluator, material};
 use crate::tactics::goal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -83,6 +83,10 @@ pub struct NodeCtx {
     /// A null move may be tried here: false for the turn that follows one,
     /// so that no side passes twice in a row.
     pub null_ok: bool,
+    /// In a turn searched to defend against a goal threat (`goal_def_area`):
+    /// the squares whose contents decide whether the attacker's goal line
+    /// still works. Empty everywhere else.
+    pub defend: Bitboard,
 }
 
 /// What became of a node out of depth.
@@ -244,6 +248,7 @@ impl<'a> Worker<'a> {
                 ply: ctx.ply + steps as i32,
                 ext_left: ctx.ext_left,
                 null_ok: true,
+                defend: Bitboard::EMPTY,
             };
             let s = -self.search(pos, c, -beta, -alpha);
             self.path.pop();
@@ -307,6 +312,9 @@ impl<'a> Worker<'a> {
         if list.is_empty() && at_start {
             // No legal step at all: immobilised, a loss.
             return -(WIN - ply);
+        }
+        if ctx.defend.any() {
+            self.keep_defences(pos, &mut list, ctx.defend);
         }
         let n = list.len();
         let mut scores = [0i32; crate::board::stepgen::MAX_ACTIONS];
@@ -391,6 +399,7 @@ impl<'a> Worker<'a> {
             ply: ctx.ply + steps as i32,
             ext_left: ctx.ext_left,
             null_ok: false,
+            defend: Bitboard::EMPTY,
         };
         let s = -self.search(pos, c, -beta, -beta + 1);
         unpass(pos, me, steps);
@@ -493,7 +502,41 @@ impl<'a> Worker<'a> {
         }
         ctx.depth = STEPS_PER_TURN as i32;
         ctx.ext_left -= 1;
+        if self.params.goal_def_area
+            && let Some(plan) = goal::threat_plan(pos, pos.side().opp())
+        {
+            ctx.defend = goal::defence_area(&plan);
+        }
         Leaf::Extend
+    }
+
+    /// In a turn that must stop a goal line (`ctx.defend`), keeps only the
+    /// actions that touch the line's squares or come near enough to them
+    /// that the steps left could still reach them (`goal_def_slack` more
+    /// squares allowed for a step that frees another piece's way). A turn
+    /// that leaves every one of those squares as it found them lets the
+    /// line be played, and loses. When nothing is left the full list
+    /// stays, so the node is searched as before.
+    #[inline]
+    fn keep_defences(&self, pos: &Position, list: &mut ActionList, defend: Bitboard) {
+        let steps = pos.steps_left() as usize;
+        // zone[k]: the squares at most k steps from the area.
+        let mut zone = [defend; STEPS_PER_TURN as usize + 5];
+        for k in 1..zone.len() {
+            zone[k] = zone[k - 1] | zone[k - 1].neighbors();
+        }
+        let slack = self.params.goal_def_slack as usize;
+        let near = |a: &Action| {
+            let mut touched = Bitboard::EMPTY;
+            for st in a.steps() {
+                touched = touched | Bitboard::from_square(st.from) | Bitboard::from_square(st.to);
+            }
+            let reach = (steps - a.cost() as usize + slack).min(zone.len() - 1);
+            (touched & zone[reach]).any()
+        };
+        if list.as_slice().iter().any(near) {
+            list.retain(near);
+        }
     }
 
     /// Ordering scores: hash move, captures near the root, pushes and
@@ -680,6 +723,11 @@ mod tests {
     /// window, its turn begun on the board hashed `turn_start`, and the
     /// nodes it took (shared with the quiescence tests).
     pub(super) fn depth0(pos: &Position, params: &Params, turn_start: u64) -> (i32, u64) {
+        out_of_depth(pos, params, turn_start, 0)
+    }
+
+    /// [`depth0`] with `ext_left` goal-threat extensions allowed.
+    fn out_of_depth(pos: &Position, params: &Params, turn_start: u64, ext_left: u32) -> (i32, u64) {
         let tt = TranspositionTable::new(1);
         let eval = Evaluator::default();
         let history = History::default();
@@ -690,8 +738,9 @@ mod tests {
             turn_start,
             depth: 0,
             ply: 0,
-            ext_left: 0,
+            ext_left,
             null_ok: true,
+            defend: Bitboard::EMPTY,
         };
         let s = w.search(&mut p, ctx, -INF, INF);
         assert_eq!(p, *pos, "the search left the position changed");
@@ -734,5 +783,45 @@ mod tests {
             kept > ended,
             "the push in hand should count: {kept} against {ended}"
         );
+    }
+
+    #[test]
+    fn a_defending_turn_keeps_to_the_goal_line() {
+        // Gold's rabbit on h6 walks to h8 in two steps. Silver's one
+        // defence is its dog on e8, three or four steps from freezing the
+        // rabbit (g7, h7); its rabbits and camel on the a and b files are
+        // too far from the line to matter. The extension gives silver one
+        // turn to defend: with `goal_def_area` it finds the dog's defence
+        // among far fewer turns.
+        let pos = parse_side_and_board(&format!(
+            "s [{}]",
+            [
+                "rr  d   ", "        ", "       R", " m      ", "        ", "        ", "   E    ",
+                "R       ",
+            ]
+            .concat()
+        ))
+        .unwrap();
+        let threat = crate::tactics::goal::threat_plan(&pos, Color::Gold).expect("gold threatens");
+        assert_eq!(threat.steps, 2);
+        let run = |area: bool| {
+            let params = Params {
+                goal_ext_pv: true,
+                goal_def_area: area,
+                ..Params::default()
+            };
+            out_of_depth(&pos, &params, pos.hash(), 1)
+        };
+        let (full, full_nodes) = run(false);
+        let (kept, kept_nodes) = run(true);
+        assert!(full > -WIN_BOUND, "the dog defends: {full}");
+        assert!(kept > -WIN_BOUND, "the defence was pruned: {kept}");
+        assert!(
+            kept_nodes * 2 < full_nodes,
+            "the area should prune: {kept_nodes} nodes against {full_nodes}"
+        );
+        // Without the extension the threat lies past the horizon.
+        let (_, plain_nodes) = out_of_depth(&pos, &Params::default(), pos.hash(), 0);
+        assert!(plain_nodes < kept_nodes);
     }
 }

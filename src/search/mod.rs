@@ -521,6 +521,7 @@ fn iterate(
                     ply: TURN,
                     ext_left: params.goal_extensions,
                     null_ok: true,
+                    defend: crate::board::Bitboard::EMPTY,
                 };
                 // A turn the model ranks low is tried shallower first and
                 // searched in full only when it beats the best so far.

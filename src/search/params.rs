@@ -26,6 +26,16 @@ table! {
         /// the window (not only above beta): there a goal threat can turn
         /// an exact score into a loss.
         goal_ext_pv: bool = false, 0..=1;
+        /// In the turn a goal-threat extension gives the defender, search
+        /// only the actions near the squares of the attacker's goal line
+        /// (any turn that leaves them all unchanged lets that line be
+        /// played).
+        goal_def_area: bool = false, 0..=1;
+        /// How many squares farther than its steps left could carry it an
+        /// action may start or end and still count as a defence under
+        /// `goal_def_area` (room for a step that clears or unfreezes
+        /// another piece's way).
+        goal_def_slack: i32 = 1, 0..=4;
         /// A leaf part way through a turn gets the static score of the side
         /// still to move, with its steps left (its captures within them and
         /// its goal counted), instead of ending the turn there; the turn

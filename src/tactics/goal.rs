@@ -614,6 +614,33 @@ pub fn goal_threat(pos: &Position, color: Color) -> Option<u8> {
     goal_distance(&p)
 }
 
+/// [`goal_plan`] for `color` as if it were to move now with a fresh
+/// four-step turn: the line behind [`goal_threat`].
+pub fn threat_plan(pos: &Position, color: Color) -> Option<GoalPlan> {
+    if rabbits_in_reach(pos, color, STEPS_PER_TURN).is_empty() {
+        return None;
+    }
+    let mut p = pos.clone();
+    p.set_side(color);
+    goal_plan(&p)
+}
+
+/// The squares whose contents decide whether `plan`'s line can still be
+/// played: every square its steps leave or enter, their neighbours (a
+/// piece there freezes or unfreezes the movers, or blocks them), and the
+/// neighbours of any trap among those (they decide what a trap takes). A
+/// defence that leaves all of them as they were leaves the line intact.
+pub fn defence_area(plan: &GoalPlan) -> Bitboard {
+    let mut line = Bitboard::EMPTY;
+    for a in plan.line.iter().take_while(|a| !a.is_none()) {
+        for st in a.steps() {
+            line |= Bitboard::from_square(st.from) | Bitboard::from_square(st.to);
+        }
+    }
+    let area = line | line.neighbors();
+    area | (area & Bitboard::TRAPS).neighbors()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -645,6 +672,48 @@ mod tests {
         blocked.put(crate::board::Piece::SCat, Square::parse("a8").unwrap());
         assert_eq!(goal_distance(&blocked), None);
         assert_eq!(goal_distance_brute(&blocked), None);
+    }
+
+    #[test]
+    fn defence_area_covers_the_line_and_its_traps() {
+        let squares = |names: &str| {
+            names
+                .split(' ')
+                .map(|n| Bitboard::from_square(Square::parse(n).unwrap()))
+                .fold(Bitboard::EMPTY, |a, b| a | b)
+        };
+        // Silver's rabbit on a5 runs a4-a3-a2-a1: the line, its neighbours
+        // on the b file and a6 behind it. No trap is near.
+        let run = pos(
+            "g",
+            [
+                "........", "........", "........", "r.......", "........", "........", "........",
+                ".......E",
+            ],
+        );
+        let plan = threat_plan(&run, Color::Silver).expect("silver threatens");
+        assert_eq!(plan.steps, 4);
+        assert_eq!(
+            defence_area(&plan),
+            squares("a6 a5 a4 a3 a2 a1 b5 b4 b3 b2 b1")
+        );
+        // Gold's rabbit on b5 runs b6-b7-b8 past trap c6: the trap's own
+        // neighbours (d6, c5, c7) decide whether a piece on it lives, so
+        // they are in too; c3, a trap two files from the line, is not.
+        let past_trap = pos(
+            "s",
+            [
+                "........", "........", "........", ".R......", "........", "........", "........",
+                ".......e",
+            ],
+        );
+        let plan = threat_plan(&past_trap, Color::Gold).expect("gold threatens");
+        assert_eq!(plan.steps, 3);
+        let area = defence_area(&plan);
+        assert_eq!(area, squares("a5 a6 a7 a8 b4 b5 b6 b7 b8 c5 c6 c7 c8 d6"));
+        assert!(!area.contains(Square::parse("c3").unwrap()));
+        // No threat, no plan.
+        assert_eq!(threat_plan(&past_trap, Color::Silver), None);
     }
 
     #[test]
