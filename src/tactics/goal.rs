@@ -606,12 +606,7 @@ pub fn goal_action(pos: &Position) -> Option<Action> {
 /// [`goal_distance`] for `color` as if it were to move now with a fresh
 /// four-step turn: how the search sees the opponent's goal threats.
 pub fn goal_threat(pos: &Position, color: Color) -> Option<u8> {
-    if rabbits_in_reach(pos, color, STEPS_PER_TURN).is_empty() {
-        return None;
-    }
-    let mut p = pos.clone();
-    p.set_side(color);
-    goal_distance(&p)
+    threat_plan(pos, color).map(|p| p.steps)
 }
 
 /// [`goal_plan`] for `color` as if it were to move now with a fresh
@@ -682,38 +677,32 @@ mod tests {
                 .map(|n| Bitboard::from_square(Square::parse(n).unwrap()))
                 .fold(Bitboard::EMPTY, |a, b| a | b)
         };
+        // The area of the threat `color` makes on a board of `rows`, `side`
+        // to move, and the steps of its line.
+        let area_of = |side: &str, rows: [&str; 8], color: Color| {
+            let plan = threat_plan(&pos(side, rows), color).expect("a threat");
+            (plan.steps, defence_area(&plan))
+        };
         // Silver's rabbit on a5 runs a4-a3-a2-a1: the line, its neighbours
         // on the b file and a6 behind it. No trap is near.
-        let run = pos(
-            "g",
-            [
-                "........", "........", "........", "r.......", "........", "........", "........",
-                ".......E",
-            ],
-        );
-        let plan = threat_plan(&run, Color::Silver).expect("silver threatens");
-        assert_eq!(plan.steps, 4);
+        let mut rows = ["........"; 8];
+        rows[3] = "r.......";
+        rows[7] = ".......E";
         assert_eq!(
-            defence_area(&plan),
-            squares("a6 a5 a4 a3 a2 a1 b5 b4 b3 b2 b1")
+            area_of("g", rows, Color::Silver),
+            (4, squares("a6 a5 a4 a3 a2 a1 b5 b4 b3 b2 b1"))
         );
         // Gold's rabbit on b5 runs b6-b7-b8 past trap c6: the trap's own
         // neighbours (d6, c5, c7) decide whether a piece on it lives, so
         // they are in too; c3, a trap two files from the line, is not.
-        let past_trap = pos(
-            "s",
-            [
-                "........", "........", "........", ".R......", "........", "........", "........",
-                ".......e",
-            ],
-        );
-        let plan = threat_plan(&past_trap, Color::Gold).expect("gold threatens");
-        assert_eq!(plan.steps, 3);
-        let area = defence_area(&plan);
+        rows[3] = ".R......";
+        rows[7] = ".......e";
+        let (steps, area) = area_of("s", rows, Color::Gold);
+        assert_eq!(steps, 3);
         assert_eq!(area, squares("a5 a6 a7 a8 b4 b5 b6 b7 b8 c5 c6 c7 c8 d6"));
         assert!(!area.contains(Square::parse("c3").unwrap()));
         // No threat, no plan.
-        assert_eq!(threat_plan(&past_trap, Color::Silver), None);
+        assert_eq!(threat_plan(&pos("s", rows), Color::Silver), None);
     }
 
     #[test]
