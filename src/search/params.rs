@@ -29,8 +29,8 @@ table! {
         /// In the turn a goal-threat extension gives the defender, search
         /// only the actions near the squares of the attacker's goal line
         /// (any turn that leaves them all unchanged lets that line be
-        /// played). Off: its SPRT stood at 181-150 after 331 games, +32.6
-        /// Elo [-4.9, +70.2], undecided (docs/experiments.md, stop 58).
+        /// played). Off: its SPRT ended 217-183 after 400 games, +29.6
+        /// Elo [-4.5, +63.7], undecided (docs/experiments.md, stop 58).
         goal_def_area: bool = false, 0..=1;
         /// How many squares farther than its steps left could carry it an
         /// action may start or end and still count as a defence under
