@@ -218,6 +218,18 @@ impl ActionList {
         self.len = n;
     }
 
+    /// Keeps only the actions `keep` accepts, or all of them when it
+    /// accepts none. One pass: `retain` writes only accepted actions, so
+    /// when it accepts none the items are untouched and the old length
+    /// brings them back.
+    pub fn retain_if_any(&mut self, keep: impl FnMut(&Action) -> bool) {
+        let len = self.len;
+        self.retain(keep);
+        if self.len == 0 {
+            self.len = len;
+        }
+    }
+
     #[inline(always)]
     pub fn as_slice(&self) -> &[Action] {
         &self.items[..self.len]
@@ -404,5 +416,36 @@ impl Position {
         };
         self.spend_steps(a.cost());
         [c1, c2]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list_of(n: u8) -> ActionList {
+        let mut l = ActionList::new();
+        for i in 0..n {
+            l.push(Action::single(Square::new(i), Square::new(i + 8)));
+        }
+        l
+    }
+
+    #[test]
+    fn retain_if_any_keeps_the_accepted_or_the_whole_list() {
+        let whole = list_of(6);
+        let mut l = list_of(6);
+        l.retain_if_any(|a| a.steps().next().unwrap().from.index() % 2 == 1);
+        let odd: Vec<_> = whole
+            .as_slice()
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .copied()
+            .collect();
+        assert_eq!(l.as_slice(), &odd[..]);
+        let mut l = list_of(6);
+        l.retain_if_any(|_| false);
+        assert_eq!(l.as_slice(), whole.as_slice());
     }
 }

@@ -534,9 +534,7 @@ impl<'a> Worker<'a> {
             let reach = (steps - a.cost() as usize + slack).min(zone.len() - 1);
             (touched & zone[reach]).any()
         };
-        if list.as_slice().iter().any(near) {
-            list.retain(near);
-        }
+        list.retain_if_any(near);
     }
 
     /// Ordering scores: hash move, captures near the root, pushes and
