@@ -144,6 +144,14 @@ impl Action {
     pub fn steps(self) -> impl Iterator<Item = Step> {
         std::iter::once(self.first()).chain(self.second())
     }
+
+    /// Every square a step of this action leaves or enters.
+    #[inline]
+    pub fn squares(self) -> Bitboard {
+        self.steps().fold(Bitboard::EMPTY, |b, st| {
+            b | Bitboard::from_square(st.from) | Bitboard::from_square(st.to)
+        })
+    }
 }
 
 impl fmt::Display for Action {

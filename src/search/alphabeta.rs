@@ -527,12 +527,8 @@ impl<'a> Worker<'a> {
         }
         let slack = self.params.goal_def_slack as usize;
         let near = |a: &Action| {
-            let mut touched = Bitboard::EMPTY;
-            for st in a.steps() {
-                touched = touched | Bitboard::from_square(st.from) | Bitboard::from_square(st.to);
-            }
             let reach = (steps - a.cost() as usize + slack).min(zone.len() - 1);
-            (touched & zone[reach]).any()
+            (a.squares() & zone[reach]).any()
         };
         list.retain_if_any(near);
     }

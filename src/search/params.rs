@@ -29,9 +29,11 @@ table! {
         /// In the turn a goal-threat extension gives the defender, search
         /// only the actions near the squares of the attacker's goal line
         /// (any turn that leaves them all unchanged lets that line be
-        /// played). Off: its SPRT ended 217-183 after 400 games, +29.6
-        /// Elo [-4.5, +63.7], undecided (docs/experiments.md, stop 58).
-        goal_def_area: bool = false, 0..=1;
+        /// played). On against off: 245-207 in 452 games, +29.3 Elo
+        /// [-2.8, +61.4], LOS 96.3%, the SPRT undecided; against Sharp at
+        /// its fastest 34 and 37 of 100 (off: 28 and 27), at depth 5 13 of
+        /// 100 (off: 10) (docs/experiments.md, stops 58-59).
+        goal_def_area: bool = true, 0..=1;
         /// How many squares farther than its steps left could carry it an
         /// action may start or end and still count as a defence under
         /// `goal_def_area` (room for a step that clears or unfreezes
