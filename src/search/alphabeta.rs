@@ -616,9 +616,18 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let undo = pos.make_action(a);
         let cost = a.cost() as i32;
+        // With `goal_def_free`, once the defending turn has touched the
+        // goal line's squares the rest of it may go anywhere: the turn can
+        // no longer be one that leaves the line as it was.
+        let defend = if self.params.goal_def_free && (a.squares() & ctx.defend).any() {
+            Bitboard::EMPTY
+        } else {
+            ctx.defend
+        };
         let c = NodeCtx {
             depth: ctx.depth - cost,
             ply: ctx.ply + cost,
+            defend,
             ..ctx
         };
         let s = if first {
@@ -817,5 +826,40 @@ mod tests {
         // Without the extension the threat lies past the horizon.
         let (_, plain_nodes) = out_of_depth(&pos, &Params::default(), pos.hash(), 0);
         assert!(plain_nodes < kept_nodes);
+    }
+
+    #[test]
+    fn a_defending_turn_is_free_once_it_touches_the_line() {
+        // Gold's rabbit on h6 walks to h8 in two steps; silver's dog on g5
+        // freezes it with one step. Far away, gold's elephant on e3 can
+        // push silver's frozen cat from d3 into trap c3, unless silver's
+        // horse steps from b4 to b3 to guard the trap. Kept to the line's
+        // squares the defending turn cannot guard it; freed once the dog
+        // has touched them, it can, and the cat lives.
+        let pos = parse_side_and_board(&format!(
+            "s [{}]",
+            [
+                "rr      ", "        ", "       R", "      d ", " h      ", "   cE   ", "        ",
+                "R       ",
+            ]
+            .concat()
+        ))
+        .unwrap();
+        assert!(crate::tactics::goal::threat_plan(&pos, Color::Gold).is_some());
+        let run = |free: bool| {
+            let params = Params {
+                goal_ext_pv: true,
+                goal_def_area: true,
+                goal_def_free: free,
+                ..Params::default()
+            };
+            out_of_depth(&pos, &params, pos.hash(), 1).0
+        };
+        let (kept, freed) = (run(false), run(true));
+        assert!(kept > -WIN_BOUND, "the dog's defence was pruned: {kept}");
+        assert!(
+            freed > kept + 100,
+            "the freed turn should save the cat: {freed} against {kept}"
+        );
     }
 }
