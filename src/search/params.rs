@@ -43,7 +43,7 @@ table! {
         /// one of its actions has touched the goal line's squares (else
         /// every action of the turn must stay near them). Off: against
         /// Sharp at its fastest 39 of 100, against 34 and 37 without it;
-        /// no SPRT yet (docs/experiments.md, stop 59).
+        /// its SPRT undecided at 39-36 (docs/experiments.md, stop 59).
         goal_def_free: bool = false, 0..=1;
         /// A leaf part way through a turn gets the static score of the side
         /// still to move, with its steps left (its captures within them and
