@@ -52,6 +52,14 @@ table! {
         /// off won its SPRT, 125-87, +63.0 Elo [+15.6, +110.3]
         /// (docs/experiments.md, stop 27).
         midturn_eval: bool = true, 0..=1;
+        /// With `midturn_eval`, a leaf part way through a turn whose side
+        /// to move is threatened with a goal and scores at or above beta
+        /// searches the rest of its turn (kept to the goal line's squares
+        /// under `goal_def_area`) instead of ending it there: ended at
+        /// once, the turn's remaining steps could not defend, so a goal
+        /// threat the horizon cut into looked unstoppable at three depths
+        /// of every four.
+        midturn_finish: bool = false, 0..=1;
         /// Null move at turn starts: the side to move passes its whole turn
         /// and the reply is searched this many steps shallower than a real
         /// turn allows; a score still at or above beta cuts the node off
