@@ -468,9 +468,16 @@ impl<'a> Worker<'a> {
                 if self.threat_of(pos, pos.side().opp()).is_none() {
                     return Leaf::Score(self.static_eval(pos));
                 }
-                // Threatened, and the score says it matters: the steps left
-                // may still defend, so the turn is searched to its end.
-                if self.params.midturn_finish && self.static_eval(pos) >= beta {
+                // Threatened: at or below alpha the static score stands as
+                // the bound (the threat can only lower it; ending the turn
+                // here would claim a loss the steps left may well prevent).
+                // Above alpha the steps left may still defend, so the turn
+                // is searched to its end.
+                if self.params.midturn_finish {
+                    let e = self.static_eval(pos);
+                    if e <= alpha {
+                        return Leaf::Score(e);
+                    }
                     ctx.depth = pos.steps_left() as i32;
                     self.set_defence(pos, ctx);
                     return Leaf::Extend;
@@ -492,7 +499,7 @@ impl<'a> Worker<'a> {
             // parry any goal threat by stepping out and back; whatever the
             // steps left can still do, a shorter line of this turn reaches
             // straight from the start, so this line adds nothing.
-            if pos.hash() == ctx.turn_start {
+            if self.params.start_board_prune && pos.hash() == ctx.turn_start {
                 return Leaf::Score(-INF);
             }
             return Leaf::Score(self.eval.evaluate(pos));
@@ -916,7 +923,8 @@ mod tests {
         // steps before the horizon cannot block a8 or freeze the rabbit
         // (its elephant on e4 is too far). A line that steps out and back
         // ends on the start board with steps left, where the turn cannot
-        // end: its static score once let silver ignore the threat.
+        // end: its static score lets silver ignore the threat unless
+        // `start_board_prune` counts that line as none.
         let pos = parse_side_and_board(&format!(
             "s [{}]",
             [
@@ -930,17 +938,21 @@ mod tests {
             crate::tactics::goal::goal_threat(&pos, Color::Gold),
             Some(1)
         );
+        let with = |prune: bool, area: bool| Params {
+            start_board_prune: prune,
+            goal_def_area: area,
+            ..Params::default()
+        };
         for area in [false, true] {
-            let params = Params {
-                goal_def_area: area,
-                ..Params::default()
-            };
-            let (s, _) = searched(&pos, &params, pos.hash(), 2, 1);
+            let (s, _) = searched(&pos, &with(true, area), pos.hash(), 2, 1);
             assert!(s <= -WIN_BOUND, "silver cannot stop the goal: {s}");
+            // Without the prune, out and back escapes the threat.
+            let (s, _) = searched(&pos, &with(false, area), pos.hash(), 2, 1);
+            assert!(s > -WIN_BOUND, "{s}");
         }
         // With a whole turn the elephant still cannot reach a8 or b7 and
         // a6 in time: the same verdict at depth 4.
-        let (s, _) = searched(&pos, &Params::default(), pos.hash(), 4, 1);
+        let (s, _) = searched(&pos, &with(true, true), pos.hash(), 4, 1);
         assert!(s <= -WIN_BOUND, "{s}");
     }
 
@@ -961,15 +973,19 @@ mod tests {
         ))
         .unwrap();
         pos.set_steps_left(2);
-        let window = (-2_000, -1_000);
-        let run = |finish: bool| {
+        let run = |finish: bool, window: (i32, i32)| {
             let params = Params {
                 midturn_finish: finish,
                 ..Params::default()
             };
             searched_in(&pos, &params, pos.hash() ^ 1, 0, 1, window).0
         };
-        let (ended, finished) = (run(false), run(true));
+        // Above the static score the node fails low either way; finished,
+        // its bound is that score.
+        let high = (1_000, 2_000);
+        assert_eq!(run(true, high), Evaluator::default().evaluate(&pos));
+        let window = (-2_000, -1_000);
+        let (ended, finished) = (run(false, window), run(true, window));
         assert!(
             ended <= -WIN_BOUND,
             "ended at once the goal follows: {ended}"
