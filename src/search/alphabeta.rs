@@ -468,20 +468,6 @@ impl<'a> Worker<'a> {
                 if self.threat_of(pos, pos.side().opp()).is_none() {
                     return Leaf::Score(self.static_eval(pos));
                 }
-                // Threatened: at or below alpha the static score stands as
-                // the bound (the threat can only lower it; ending the turn
-                // here would claim a loss the steps left may well prevent).
-                // Above alpha the steps left may still defend, so the turn
-                // is searched to its end.
-                if self.params.midturn_finish {
-                    let e = self.static_eval(pos);
-                    if e <= alpha {
-                        return Leaf::Score(e);
-                    }
-                    ctx.depth = pos.steps_left() as i32;
-                    self.set_defence(pos, ctx);
-                    return Leaf::Extend;
-                }
             }
             if pos.hash() != ctx.turn_start
                 && let Some(s) = self.search_pass(pos, NodeCtx { depth: 0, ..*ctx }, alpha, beta)
@@ -491,15 +477,6 @@ impl<'a> Worker<'a> {
             // A turn that used every step to come back to its start board
             // is illegal; with steps left the side could still change it.
             if pos.steps_left() == 0 {
-                return Leaf::Score(-INF);
-            }
-            // Back on the start board with steps left, and the turn cannot
-            // end here: the other side's goal threat still stands (or the
-            // mid-turn score is off). Its static score would let a defender
-            // parry any goal threat by stepping out and back; whatever the
-            // steps left can still do, a shorter line of this turn reaches
-            // straight from the start, so this line adds nothing.
-            if self.params.start_board_prune && pos.hash() == ctx.turn_start {
                 return Leaf::Score(-INF);
             }
             return Leaf::Score(self.eval.evaluate(pos));
@@ -525,19 +502,12 @@ impl<'a> Worker<'a> {
         }
         ctx.depth = STEPS_PER_TURN as i32;
         ctx.ext_left -= 1;
-        self.set_defence(pos, ctx);
-        Leaf::Extend
-    }
-
-    /// Under `goal_def_area`, keeps the defending turn that starts at `pos`
-    /// to the squares of the opponent's shortest goal line.
-    #[inline]
-    fn set_defence(&self, pos: &Position, ctx: &mut NodeCtx) {
         if self.params.goal_def_area
             && let Some(plan) = goal::threat_plan(pos, pos.side().opp())
         {
             ctx.defend = goal::defence_area(&plan);
         }
+        Leaf::Extend
     }
 
     /// In a turn that must stop a goal line (`ctx.defend`), keeps only the
@@ -761,30 +731,6 @@ mod tests {
 
     /// [`depth0`] with `ext_left` goal-threat extensions allowed.
     fn out_of_depth(pos: &Position, params: &Params, turn_start: u64, ext_left: u32) -> (i32, u64) {
-        searched(pos, params, turn_start, 0, ext_left)
-    }
-
-    /// The score of `pos` searched `depth` steps deep with the full window,
-    /// and the nodes it took.
-    fn searched(
-        pos: &Position,
-        params: &Params,
-        turn_start: u64,
-        depth: i32,
-        ext_left: u32,
-    ) -> (i32, u64) {
-        searched_in(pos, params, turn_start, depth, ext_left, (-INF, INF))
-    }
-
-    /// [`searched`] with the window `(alpha, beta)`.
-    fn searched_in(
-        pos: &Position,
-        params: &Params,
-        turn_start: u64,
-        depth: i32,
-        ext_left: u32,
-        (alpha, beta): (i32, i32),
-    ) -> (i32, u64) {
         let tt = TranspositionTable::new(1);
         let eval = Evaluator::default();
         let history = History::default();
@@ -793,13 +739,13 @@ mod tests {
         let mut p = pos.clone();
         let ctx = NodeCtx {
             turn_start,
-            depth,
+            depth: 0,
             ply: 0,
             ext_left,
             null_ok: true,
             defend: Bitboard::EMPTY,
         };
-        let s = w.search(&mut p, ctx, alpha, beta);
+        let s = w.search(&mut p, ctx, -INF, INF);
         assert_eq!(p, *pos, "the search left the position changed");
         (s, w.nodes)
     }
@@ -914,85 +860,6 @@ mod tests {
         assert!(
             freed > kept + 100,
             "the freed turn should save the cat: {freed} against {kept}"
-        );
-    }
-
-    #[test]
-    fn stepping_out_and_back_does_not_parry_a_goal_threat() {
-        // Gold's rabbit on a7 steps to a8 next turn, and silver's two
-        // steps before the horizon cannot block a8 or freeze the rabbit
-        // (its elephant on e4 is too far). A line that steps out and back
-        // ends on the start board with steps left, where the turn cannot
-        // end: its static score lets silver ignore the threat unless
-        // `start_board_prune` counts that line as none.
-        let pos = parse_side_and_board(&format!(
-            "s [{}]",
-            [
-                "       r", "R       ", "        ", "        ", "    e   ", "        ", "        ",
-                "    E   ",
-            ]
-            .concat()
-        ))
-        .unwrap();
-        assert_eq!(
-            crate::tactics::goal::goal_threat(&pos, Color::Gold),
-            Some(1)
-        );
-        let with = |prune: bool, area: bool| Params {
-            start_board_prune: prune,
-            goal_def_area: area,
-            ..Params::default()
-        };
-        for area in [false, true] {
-            let (s, _) = searched(&pos, &with(true, area), pos.hash(), 2, 1);
-            assert!(s <= -WIN_BOUND, "silver cannot stop the goal: {s}");
-            // Without the prune, out and back escapes the threat.
-            let (s, _) = searched(&pos, &with(false, area), pos.hash(), 2, 1);
-            assert!(s > -WIN_BOUND, "{s}");
-        }
-        // With a whole turn the elephant still cannot reach a8 or b7 and
-        // a6 in time: the same verdict at depth 4.
-        let (s, _) = searched(&pos, &with(true, true), pos.hash(), 4, 1);
-        assert!(s <= -WIN_BOUND, "{s}");
-    }
-
-    #[test]
-    fn a_threatened_leaf_mid_turn_may_finish_its_turn() {
-        // Silver, two steps into its turn, faces gold's rabbit on a7 one
-        // step from goal; its dog on b6 freezes the rabbit from a6 with
-        // one of the two steps left. Ended at the leaf, the turn loses;
-        // finished, it holds. The window sits below the static score,
-        // where the threat decides whether the node fails high.
-        let mut pos = parse_side_and_board(&format!(
-            "s [{}]",
-            [
-                "       r", "R       ", " d      ", "        ", "    e   ", "        ", "        ",
-                "    E   ",
-            ]
-            .concat()
-        ))
-        .unwrap();
-        pos.set_steps_left(2);
-        let run = |finish: bool, window: (i32, i32)| {
-            let params = Params {
-                midturn_finish: finish,
-                ..Params::default()
-            };
-            searched_in(&pos, &params, pos.hash() ^ 1, 0, 1, window).0
-        };
-        // Above the static score the node fails low either way; finished,
-        // its bound is that score.
-        let high = (1_000, 2_000);
-        assert_eq!(run(true, high), Evaluator::default().evaluate(&pos));
-        let window = (-2_000, -1_000);
-        let (ended, finished) = (run(false, window), run(true, window));
-        assert!(
-            ended <= -WIN_BOUND,
-            "ended at once the goal follows: {ended}"
-        );
-        assert!(
-            finished >= window.1,
-            "the rabbit frozen, the node fails high: {finished}"
         );
     }
 }

@@ -52,26 +52,6 @@ table! {
         /// off won its SPRT, 125-87, +63.0 Elo [+15.6, +110.3]
         /// (docs/experiments.md, stop 27).
         midturn_eval: bool = true, 0..=1;
-        /// A leaf part way through a turn that has come back to the turn's
-        /// start board with steps left, where the turn cannot end (the
-        /// other side threatens goal, or `midturn_eval` is off), counts as
-        /// no line at all instead of getting its static score: that score
-        /// let a defender parry any goal threat by stepping out and back,
-        /// and a shorter line of the same turn reaches whatever its steps
-        /// left could still do. Off: against main's play 31-39 in 70
-        /// games, and with `midturn_finish` 27-35 and 39-37; no gain shown
-        /// (docs/experiments.md, stop 60).
-        start_board_prune: bool = false, 0..=1;
-        /// With `midturn_eval`, a leaf part way through a turn whose side
-        /// to move is threatened with a goal searches the rest of its turn
-        /// (kept to the goal line's squares under `goal_def_area`) when its
-        /// static score is above alpha, and keeps that score as its bound
-        /// at or below alpha, instead of ending the turn there: ended at
-        /// once, the steps left could not defend, so a goal threat the
-        /// horizon cut into looked unstoppable at three depths of every
-        /// four. Off: with `start_board_prune` against main's play 39-37 in
-        /// 76 games, no gain shown (docs/experiments.md, stop 60).
-        midturn_finish: bool = false, 0..=1;
         /// Null move at turn starts: the side to move passes its whole turn
         /// and the reply is searched this many steps shallower than a real
         /// turn allows; a score still at or above beta cuts the node off
