@@ -31,6 +31,12 @@ table! {
         /// An unstable turn may dig into the reserve divided by this at
         /// most (its hard limit past `tcmove`).
         time_hard_div: u32 = 3, 1..=1000;
+        /// Percent of `tcmove` a normal turn aims at; below 100 the rest
+        /// of the move time goes to the reserve for the turns that need it.
+        time_move_pct: u32 = 90, 1..=100;
+        /// Percent of the soft limit added when the best turn changed, and
+        /// again when the score fell.
+        time_extend_pct: u32 = 60, 0..=1000;
     }
 }
 
@@ -45,6 +51,9 @@ impl EngineOptions {
         TimeParams {
             horizon: self.time_horizon,
             reserve_hard_share: 1.0 / f64::from(self.time_hard_div),
+            move_share: f64::from(self.time_move_pct) / 100.0,
+            unstable_extend: f64::from(self.time_extend_pct) / 100.0,
+            fall_extend: f64::from(self.time_extend_pct) / 100.0,
             ..base.clone()
         }
     }
@@ -132,7 +141,14 @@ mod tests {
         assert_eq!(p.horizon, 40);
         assert_eq!(p.reserve_hard_share, 1.0 / 8.0);
         assert_eq!(p.move_share, base.move_share);
+        assert_eq!(p.unstable_extend, base.unstable_extend);
+        c.apply("time_move_pct=60,time_extend_pct=150").unwrap();
+        let p = c.engine.time_params(&base);
+        assert_eq!(p.move_share, 0.6);
+        assert_eq!((p.unstable_extend, p.fall_extend), (1.5, 1.5));
         assert!(c.set("time_horizon", "0").is_err());
+        assert!(c.set("time_move_pct", "0").is_err());
+        assert!(c.set("time_move_pct", "101").is_err());
     }
 
     #[test]
