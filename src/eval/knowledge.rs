@@ -96,7 +96,7 @@ fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 10]
         -hostages::frames(pos, ctx, c, w.frame_pct),
         -dominance::dominance(pos, ctx, c, w.dominance_pct),
         -blockades::elephant_blockade(pos, c, w.blockade),
-        rabgoal::rabbit_goal_threats(pos, ctx, c, w.rabbit_goal_pct, w.rabbit_goal_attack_pct),
+        rabgoal::rabbit_goal_threats(pos, ctx, c, w.rabbit_goal_pct),
         -rabgoal::goal_line_defence(pos, c, w.goal_line),
         placement::placement(pos, ctx, c, w.placement_pct),
         -mobility::elephant_mobility(pos, c, w.ele_mobility),

@@ -143,9 +143,6 @@ crate::settings::table! {
         /// won its SPRT, 108-72, +70.4 Elo [+18.8, +122.0]: most games are
         /// decided by a goal (docs/experiments.md, stop 23).
         rabbit_goal_pct: i32 = 200, WEIGHT_RANGE;
-        /// Rabbit goal threats: percent of one wing defender that each of
-        /// the runner side's free officers on that wing cancels.
-        rabbit_goal_attack_pct: i32 = 0, 0..=1000;
         /// Per open home file near an advanced enemy rabbit, per rank.
         goal_line: i32 = 0, WEIGHT_RANGE;
         /// Placement tables by stronger enemies, percent.

@@ -88,18 +88,7 @@ fn goal_steps_with(ctx: &Context, c: Color, sq: Square, b: &Blockers) -> u32 {
 
 /// Centi-rabbits of goal threat `c`'s rabbits make, at `pct` percent.
 /// Only rabbits at least three ranks up are looked at.
-///
-/// `attack_pct` is the share of one defender that each of `c`'s own free
-/// officers on the runner's wing cancels: a defender an attacker can push
-/// or pull off the line guards it less than the count says (0 = defenders
-/// counted alone).
-pub fn rabbit_goal_threats(
-    pos: &Position,
-    ctx: &Context,
-    c: Color,
-    pct: i32,
-    attack_pct: i32,
-) -> i32 {
+pub fn rabbit_goal_threats(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
     if pct == 0 {
         return 0;
     }
@@ -108,7 +97,6 @@ pub fn rabbit_goal_threats(
         return 0;
     }
     let defenders_all = ctx.free[c.opp().index()].and_not(pos.rabbits(c.opp()));
-    let attackers_all = ctx.free[c.index()].and_not(pos.rabbits(c));
     let mut s = 0;
     let blockers = Blockers::new(pos, ctx, c);
     for sq in runners {
@@ -119,14 +107,8 @@ pub fn rabbit_goal_threats(
         }
         let f = sq.file() as i32;
         let wing = files(f - 2, f + 2) & rel_ranks(c, rel_rank(c, sq), 7);
-        let n = (defenders_all & wing).count() as i32;
-        let cancelled = if attack_pct == 0 {
-            0
-        } else {
-            ((attackers_all & wing).count() as i32 * attack_pct + 50) / 100
-        };
-        let n = (n - cancelled).clamp(0, 6) as usize;
-        s += threat * BY_DEFENDERS[n] / 100;
+        let n = (defenders_all & wing).count() as usize;
+        s += threat * BY_DEFENDERS[n.min(6)] / 100;
     }
     s * pct / 100
 }
@@ -229,7 +211,7 @@ mod tests {
             "      dr", "      c ", "R       ", "        ", "        ", "        ", "        ",
             "       E",
         ]);
-        let t = |p: &Position| rabbit_goal_threats(p, &Context::new(p), Color::Gold, 100, 0);
+        let t = |p: &Position| rabbit_goal_threats(p, &Context::new(p), Color::Gold, 100);
         assert!(t(&lone) >= 70, "{}", t(&lone));
         assert!(
             t(&guarded) * 2 < t(&lone),
@@ -245,26 +227,6 @@ mod tests {
             "       E",
         ]);
         assert_eq!(t(&home), 0);
-    }
-
-    #[test]
-    fn attackers_on_the_wing_cancel_defenders_when_asked() {
-        // The guarded runner of the test above, with a free gold camel on
-        // c6 in the wing (beside neither defender, so it freezes none).
-        let guarded = pos([
-            "  d    r", " c      ", "R M     ", "        ", "        ", "        ", "        ",
-            "       E",
-        ]);
-        let t = |p: &Position, a| rabbit_goal_threats(p, &Context::new(p), Color::Gold, 100, a);
-        // Counted alone, the camel changes nothing.
-        let plain = pos([
-            "  d    r", " c      ", "R       ", "        ", "        ", "        ", "        ",
-            "       E",
-        ]);
-        assert_eq!(t(&guarded, 0), t(&plain, 0));
-        // At 100% it cancels one of the two defenders; at 49% none.
-        assert!(t(&guarded, 100) > t(&guarded, 0), "{}", t(&guarded, 100));
-        assert_eq!(t(&guarded, 49), t(&guarded, 0));
     }
 
     #[test]
