@@ -315,6 +315,66 @@ enum Command {
         #[arg(long)]
         out: Option<String>,
     },
+    /// Fit the evaluation weights to the turns winners played (archives
+    /// or `games.tsv` of `aamir match`): the board after the played turn
+    /// against the boards after the turns the weights like best and a
+    /// sample of the rest, in a softmax of the static score; report how the
+    /// played turn ranks on held-out games and write the weights as a Rust
+    /// table.
+    #[command(name = "tune-moves")]
+    TuneMoves {
+        /// Archives (`tests/data/*.tsv`) or `games.tsv` of `aamir match`.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Best-scored other turns each played turn competes with.
+        #[arg(long, default_value_t = 24, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000))]
+        hard: usize,
+        /// Other turns drawn at random besides.
+        #[arg(long, default_value_t = 8, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=10_000))]
+        random: usize,
+        /// Rounds of choosing the competitors with the current weights and
+        /// fitting.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100))]
+        rounds: usize,
+        /// Each position's loss counts up to this many nats (0 = no cap):
+        /// a played turn far behind by the static score (a sacrifice, a
+        /// deep plan) then stops steering the fit.
+        #[arg(long, default_value_t = 0.0)]
+        cap: f64,
+        /// Passes over all weights at most, each round.
+        #[arg(long, default_value_t = 4)]
+        max_passes: usize,
+        /// Positions of the first this many turns of each game are left out.
+        #[arg(long, default_value_t = 2)]
+        skip_turns: u32,
+        /// Percentage of the games held out (by a hash of the game's name).
+        #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=90))]
+        test_pct: u64,
+        /// Seed of the sampled turns.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Use this k of the softmax instead of fitting it.
+        #[arg(long)]
+        k: Option<f64>,
+        /// Held-out positions ranked among all their legal turns, at most.
+        #[arg(long, default_value_t = 400)]
+        rank_positions: usize,
+        /// Start from these weights instead of the defaults (as for `tune`).
+        #[arg(long, default_value = "")]
+        start: String,
+        /// Weights left at their start values (as for `tune`).
+        #[arg(long, default_value = "")]
+        freeze: String,
+        /// A weight the fit moves stays within plus or minus this.
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(i32).range(1..=10_000))]
+        bound: i32,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// Write the fitted weights here as a Rust table.
+        #[arg(long)]
+        out: Option<String>,
+    },
     /// Play a match between AEI engines (gauntlet or round robin), or
     /// `match merge` the summaries of its shards.
     Match(Box<aamir::arena::cli::MatchArgs>),
@@ -728,6 +788,60 @@ fn run(cli: Cli) -> Result<()> {
                 command: format!("aamir {}", args.join(" ")),
             };
             aamir::tune::order::run(&files, start, &opts).map(|_| ())
+        }
+        Some(Command::TuneMoves {
+            files,
+            hard,
+            random,
+            rounds,
+            cap,
+            max_passes,
+            skip_turns,
+            test_pct,
+            seed,
+            k,
+            rank_positions,
+            start,
+            freeze,
+            bound,
+            threads,
+            out,
+        }) => {
+            let mut w = aamir::eval::Weights::default();
+            aamir::settings::apply(&start, |n, v| {
+                aamir::settings::Table::set_named(&mut w, n, v)
+            })
+            .with_context(|| format!("--start {start}"))?;
+            if let Some(k) = k {
+                anyhow::ensure!(k.is_finite() && k > 0.0, "--k {k}: give a number above 0");
+            }
+            anyhow::ensure!(
+                cap.is_finite() && cap >= 0.0,
+                "--cap {cap}: give a number of nats, 0 or more"
+            );
+            let frozen = frozen_weights(&freeze)?;
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let opts = aamir::tune::moves::MoveOptions {
+                fit: aamir::tune::fit::FitOptions {
+                    max_passes,
+                    threads,
+                    bound,
+                    frozen,
+                },
+                hard,
+                random,
+                rounds,
+                cap,
+                skip_turns,
+                test_pct,
+                seed,
+                k,
+                rank_positions,
+                out,
+                command: format!("aamir {}", args.join(" ")),
+            };
+            let start = aamir::eval::Evaluator { w };
+            aamir::tune::moves::run(start, &files, &opts).map(|_| ())
         }
         Some(Command::Match(args)) => aamir::arena::cli::main(*args),
         Some(Command::Aei) | None => match aei::run_stdio() {

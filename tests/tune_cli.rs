@@ -1,7 +1,8 @@
 //! `aamir tune` as a user runs it on a small generated file: `--start`,
 //! `--freeze` and `--bound` shape the fit, and bad names are refused before
 //! any data is read. `aamir tune-order` reports its rankings and writes a
-//! table of every feature, and names a file it cannot use.
+//! table of every feature, and names a file it cannot use; `aamir
+//! tune-moves` reports its rankings and writes every weight.
 
 use aamir::eval::Weights;
 use aamir::settings::Table;
@@ -166,4 +167,72 @@ fn tune_order_names_a_file_it_cannot_use() {
     let (ok, _, stderr) = aamir(&["tune-order", empty.to_str().unwrap()]);
     assert!(!ok);
     assert!(stderr.contains("no winner's moves"), "{stderr}");
+}
+
+/// `aamir tune-moves` on the small archive: it reports the losses and both
+/// rankings, writes a table of every weight with the command, keeps frozen
+/// weights as they were, and refuses a bad cap before reading anything.
+#[test]
+fn tune_moves_reports_rankings_and_writes_every_weight() {
+    let dir = scratch("moves");
+    let out = dir.join("fitted.rs");
+    let data = format!(
+        "{}/tests/data/games-2011-extra.tsv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (ok, stdout, stderr) = aamir(&[
+        "tune-moves",
+        &data,
+        "--hard",
+        "6",
+        "--random",
+        "2",
+        "--rounds",
+        "2",
+        "--max-passes",
+        "1",
+        "--cap",
+        "3",
+        "--rank-positions",
+        "8",
+        "--test-pct",
+        "30",
+        "--freeze",
+        "rabbit_rank_*",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    for want in [
+        "training,",
+        "loss before (the played turn against 6 best and 2 sampled)",
+        "round 2, pass 1: train loss",
+        "held-out ranking, start weights",
+        "held-out ranking, fitted weights",
+        "as engine options:",
+    ] {
+        assert!(stdout.contains(want), "no `{want}` in:\n{stdout}");
+    }
+    let table = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        table.contains("aamir tune-moves"),
+        "the command is recorded"
+    );
+    let got = entries(&table);
+    assert_eq!(got.len(), Weights::len(), "{table}");
+    let base = Weights::default();
+    for (i, (name, v)) in got.iter().enumerate() {
+        if name.starts_with("rabbit_rank_") {
+            assert_eq!(Some(*v), base.get(i), "{name} was frozen");
+        }
+    }
+    assert!(
+        got.iter()
+            .enumerate()
+            .any(|(i, (_, v))| Some(*v) != base.get(i)),
+        "the fit moved nothing:\n{stdout}"
+    );
+    let (ok, _, stderr) = aamir(&["tune-moves", "nope.tsv", "--cap=-1"]);
+    assert!(!ok);
+    assert!(stderr.contains("--cap -1"), "{stderr}");
 }

@@ -114,9 +114,37 @@ pub fn fit_weights<T: Tunable>(
     watch: &[Sample],
     log: &mut dyn FnMut(&str),
 ) -> f64 {
+    let held = |w: &T| {
+        if watch.is_empty() {
+            String::new()
+        } else {
+            format!(", held out {:.6}", loss(w, watch, k, opts.threads))
+        }
+    };
+    local_search(
+        w,
+        opts,
+        &|w: &T| loss(w, train, k, opts.threads),
+        &held,
+        log,
+    )
+}
+
+/// The local search itself, over any loss of the weights (the Texel loss
+/// here, the turn-choice loss of [`super::moves`]): each weight in turn is
+/// moved by its step while that lowers `loss`, the step halved when neither
+/// direction helps. `watch` adds text to each pass's line (a held-out
+/// loss); returns the final loss.
+pub fn local_search<T: Tunable>(
+    w: &mut T,
+    opts: &FitOptions,
+    loss: &(dyn Fn(&T) -> f64 + Sync),
+    watch: &dyn Fn(&T) -> String,
+    log: &mut dyn FnMut(&str),
+) -> f64 {
     let n = w.len();
     let mut step: Vec<i32> = (0..n).map(|i| (w.get(i).abs() / 8).max(1)).collect();
-    let mut best = loss(w, train, k, opts.threads);
+    let mut best = loss(w);
     let t0 = Instant::now();
     for pass in 1..=opts.max_passes {
         let mut busy = false;
@@ -134,7 +162,7 @@ pub fn fit_weights<T: Tunable>(
                     if !w.set(i, new) {
                         break;
                     }
-                    let l = loss(w, train, k, opts.threads);
+                    let l = loss(w);
                     if l < best {
                         best = l;
                         run += 1;
@@ -156,13 +184,9 @@ pub fn fit_weights<T: Tunable>(
                 busy = true;
             }
         }
-        let held = if watch.is_empty() {
-            String::new()
-        } else {
-            format!(", held out {:.6}", loss(w, watch, k, opts.threads))
-        };
         log(&format!(
-            "pass {pass}: train loss {best:.6}{held}, {moved} weights moved, {:.0}s",
+            "pass {pass}: train loss {best:.6}{}, {moved} weights moved, {:.0}s",
+            watch(w),
             t0.elapsed().as_secs_f64()
         ));
         if !busy {

@@ -9,6 +9,8 @@
 //!   weights, and the writer of the Rust table the defaults are built from.
 //! - [`label`]: labels from a fixed-depth search instead of the result.
 //! - [`order`]: the fit of the turn-ordering model (`aamir tune-order`).
+//! - [`moves`]: the evaluation weights fitted to the turns winners chose
+//!   (`aamir tune-moves`).
 //!
 //! The tuner sees the evaluation only through [`Tunable`], implemented here
 //! for [`Evaluator`] on top of the weights' settings table: a weight added
@@ -18,6 +20,7 @@ pub mod data;
 pub mod datagen;
 pub mod fit;
 pub mod label;
+pub mod moves;
 pub mod order;
 
 use crate::board::Position;

@@ -200,7 +200,7 @@ pub struct RankStats {
     pub top20pct: f64,
 }
 
-fn rank_stats(ranks: &[(f64, usize)]) -> RankStats {
+pub(crate) fn rank_stats(ranks: &[(f64, usize)]) -> RankStats {
     let n = ranks.len().max(1) as f64;
     let share = |pred: &dyn Fn(f64, usize) -> bool| {
         ranks.iter().filter(|&&(r, t)| pred(r, t)).count() as f64 / n
