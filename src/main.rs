@@ -721,14 +721,7 @@ fn run(cli: Cli) -> Result<()> {
             label_result_pct,
             label_cache,
         }) => {
-            let mut w = aamir::eval::Weights::default();
-            aamir::settings::apply(&start, |n, v| {
-                aamir::settings::Table::set_named(&mut w, n, v)
-            })
-            .with_context(|| format!("--start {start}"))?;
-            if let Some(k) = k {
-                anyhow::ensure!(k.is_finite() && k > 0.0, "--k {k}: give a number above 0");
-            }
+            let w = start_weights(&start, k)?;
             let sel = aamir::tune::data::Selection {
                 skip_turns,
                 test_pct,
@@ -807,14 +800,7 @@ fn run(cli: Cli) -> Result<()> {
             threads,
             out,
         }) => {
-            let mut w = aamir::eval::Weights::default();
-            aamir::settings::apply(&start, |n, v| {
-                aamir::settings::Table::set_named(&mut w, n, v)
-            })
-            .with_context(|| format!("--start {start}"))?;
-            if let Some(k) = k {
-                anyhow::ensure!(k.is_finite() && k > 0.0, "--k {k}: give a number above 0");
-            }
+            let w = start_weights(&start, k)?;
             anyhow::ensure!(
                 cap.is_finite() && cap >= 0.0,
                 "--cap {cap}: give a number of nats, 0 or more"
@@ -851,6 +837,21 @@ fn run(cli: Cli) -> Result<()> {
             aei::Exit::Unrecognised(_) => std::process::exit(1),
         },
     }
+}
+
+/// The weights a fit starts from (`--start name=value,...` over the
+/// defaults), after checking `--k` when one is given: shared by `tune` and
+/// `tune-moves`.
+fn start_weights(start: &str, k: Option<f64>) -> Result<aamir::eval::Weights> {
+    let mut w = aamir::eval::Weights::default();
+    aamir::settings::apply(start, |n, v| {
+        aamir::settings::Table::set_named(&mut w, n, v)
+    })
+    .with_context(|| format!("--start {start}"))?;
+    if let Some(k) = k {
+        anyhow::ensure!(k.is_finite() && k > 0.0, "--k {k}: give a number above 0");
+    }
+    Ok(w)
 }
 
 /// The flat indices of the weights `spec` names (`a,b,prefix*`).

@@ -24,7 +24,7 @@
 
 use super::data::{held_out, par_map};
 use super::fit::{FitOptions, local_search};
-use super::order::{Choice, RankStats, rank_stats, read_choices};
+use super::order::{Choice, RankStats, rank_among, rank_stats, read_choices, spread};
 use super::{SplitMix, Tunable, fnv1a};
 use crate::board::Position;
 use crate::tactics::goal;
@@ -157,14 +157,12 @@ fn example<T: Tunable>(
     Some(Example(boards))
 }
 
-/// Where the played turn ranks among all of a position's turns (1 plus the
-/// turns scored higher plus half the ties), and the number of turns.
+/// Where the played turn ranks among all of a position's turns by the
+/// static score (the ordering fit's rule), and the number of turns.
 fn rank<T: Tunable>(c: &Choice, w: &T) -> Option<(f64, usize)> {
     let (all, played) = scored_turns(c, w);
-    let p = all[played?].0;
-    let higher = all.iter().filter(|x| x.0 > p).count() as f64;
-    let ties = all.iter().filter(|x| x.0 == p).count() as f64 - 1.0;
-    Some((1.0 + higher + ties / 2.0, all.len()))
+    let s: Vec<f64> = all.iter().map(|x| x.0).collect();
+    Some(rank_among(&s, played?))
 }
 
 fn describe(name: &str, s: &RankStats) -> String {
@@ -272,12 +270,7 @@ pub fn run<T: Tunable>(start: T, paths: &[String], opts: &MoveOptions) -> Result
         loss(&start, &test_now, k, opts.cap, th),
         loss(&w, &test_now, k, opts.cap, th)
     )?;
-    let step = (test.len() / opts.rank_positions.max(1)).max(1);
-    let ranked: Vec<&Choice> = test
-        .iter()
-        .step_by(step)
-        .take(opts.rank_positions)
-        .collect();
+    let ranked = spread(&test, opts.rank_positions);
     let pairs = par_map(&ranked, th, |c| Some((rank(c, &start)?, rank(c, &w)?)));
     let (rb, ra): (Vec<_>, Vec<_>) = pairs.into_iter().flatten().unzip();
     let (before, after) = (rank_stats(&rb), rank_stats(&ra));

@@ -183,11 +183,24 @@ fn fit(start: Features, train: &[Example], iterations: usize) -> Features {
 /// turns scored higher plus half of those scored the same (a random order
 /// among ties), and the number of turns.
 fn rank(w: &Features, feats: &[Features], played: usize) -> (f64, usize) {
-    let s: Vec<f32> = feats.iter().map(|f| score_with(w, f)).collect();
-    let p = s[played];
-    let higher = s.iter().filter(|&&v| v > p).count() as f64;
-    let ties = s.iter().filter(|&&v| v == p).count() as f64 - 1.0;
-    (1.0 + higher + ties / 2.0, s.len())
+    let s: Vec<f64> = feats.iter().map(|f| score_with(w, f) as f64).collect();
+    rank_among(&s, played)
+}
+
+/// The rank of `scores[played]` by the rule of [`rank`], for any scores
+/// (`aamir tune-moves` ranks by the static score).
+pub(crate) fn rank_among(scores: &[f64], played: usize) -> (f64, usize) {
+    let p = scores[played];
+    let higher = scores.iter().filter(|&&v| v > p).count() as f64;
+    let ties = scores.iter().filter(|&&v| v == p).count() as f64 - 1.0;
+    (1.0 + higher + ties / 2.0, scores.len())
+}
+
+/// At most `n` of `items`, spread evenly over the list (held-out positions
+/// to rank in full, taken across the games rather than from the first).
+pub(crate) fn spread<T>(items: &[T], n: usize) -> Vec<&T> {
+    let step = (items.len() / n.max(1)).max(1);
+    items.iter().step_by(step).take(n).collect()
 }
 
 /// Share of positions whose played turn is first, in the top 5% and in the
@@ -255,12 +268,7 @@ pub fn run(paths: &[String], start: Features, opts: &OrderOptions) -> Result<Ord
     let t1 = loss_and_grad(&weights, &test_ex).0;
     println!("loss (sampled turns): train {l0:.4} -> {l1:.4}, held out {t0:.4} -> {t1:.4}");
     // Full ranking of the held-out positions, spread over the games.
-    let step = (test.len() / opts.rank_positions.max(1)).max(1);
-    let ranked: Vec<&Choice> = test
-        .iter()
-        .step_by(step)
-        .take(opts.rank_positions)
-        .collect();
+    let ranked = spread(&test, opts.rank_positions);
     let pairs = par_map(&ranked, opts.threads, |c| {
         let (f, played) = all_features(c, &eval);
         played.map(|p| (rank(&start, &f, p), rank(&weights, &f, p)))
