@@ -14,7 +14,7 @@
 use super::Weights;
 use super::geometry::Context;
 use super::{
-    blockades, dominance, hostages, mobility, placement, rabgoal, trapcontrol, trapthreats,
+    blockades, dominance, hostages, mobility, placement, rabgoal, runners, trapcontrol, trapthreats,
 };
 use crate::board::{Color, Position};
 
@@ -31,7 +31,8 @@ pub fn knowledge(pos: &Position, w: &Weights) -> i32 {
         || w.trap_threat_pct != 0
         || w.hostage_pct != 0
         || w.hostage_holder != 0
-        || w.dominance_pct != 0;
+        || w.dominance_pct != 0
+        || w.rabbit_run_pct != 0;
     if need_tc {
         ctx.trap = trapcontrol::raw_control(pos, &ctx);
     }
@@ -58,6 +59,7 @@ fn any_on(w: &Weights) -> bool {
         w.dominance_pct,
         w.blockade,
         w.rabbit_goal_pct,
+        w.rabbit_run_pct,
         w.goal_line,
         w.placement_pct,
         w.ele_mobility,
@@ -72,7 +74,7 @@ fn side(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> i32 {
 }
 
 /// Names of [`side_parts`], in order.
-const SIDE_PARTS: [&str; 10] = [
+const SIDE_PARTS: [&str; 11] = [
     "pieces in danger at traps",
     "trap threats by distance",
     "hostages",
@@ -80,6 +82,7 @@ const SIDE_PARTS: [&str; 10] = [
     "dominance",
     "elephant blockade",
     "rabbit goal threats",
+    "rabbit runners",
     "goal-line defence",
     "placement",
     "elephant mobility",
@@ -88,7 +91,7 @@ const SIDE_PARTS: [&str; 10] = [
 /// Each per-side term of `c`, good for `c` when positive, in the order of
 /// [`SIDE_PARTS`].
 #[inline]
-fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 10] {
+fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 11] {
     [
         -trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct),
         -trapthreats::trap_threats(pos, ctx, c, w.trap_threat_pct),
@@ -97,6 +100,7 @@ fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 10]
         -dominance::dominance(pos, ctx, c, w.dominance_pct),
         -blockades::elephant_blockade(pos, c, w.blockade),
         rabgoal::rabbit_goal_threats(pos, ctx, c, w.rabbit_goal_pct),
+        runners::rabbit_runners(pos, ctx, c, w.rabbit_run_pct),
         -rabgoal::goal_line_defence(pos, c, w.goal_line),
         placement::placement(pos, ctx, c, w.placement_pct),
         -mobility::elephant_mobility(pos, c, w.ele_mobility),

@@ -15,6 +15,7 @@ pub mod material;
 pub mod mobility;
 pub mod placement;
 pub mod rabgoal;
+pub mod runners;
 pub mod trapcontrol;
 pub mod trapthreats;
 
@@ -143,6 +144,10 @@ crate::settings::table! {
         /// won its SPRT, 108-72, +70.4 Elo [+18.8, +122.0]: most games are
         /// decided by a goal (docs/experiments.md, stop 23).
         rabbit_goal_pct: i32 = 200, WEIGHT_RANGE;
+        /// Rabbit runners by the shape of the board ahead of them
+        /// (blockers in a cone, the strongest pieces near the goal corner,
+        /// control of the wing's enemy trap; see `runners`), percent.
+        rabbit_run_pct: i32 = 0, WEIGHT_RANGE;
         /// Per open home file near an advanced enemy rabbit, per rank.
         goal_line: i32 = 0, WEIGHT_RANGE;
         /// Placement tables by stronger enemies, percent.

@@ -212,6 +212,7 @@ const KNOWLEDGE_TERMS: &[(&str, &[&str])] = &[
     ("dominance", &["dominance_pct"]),
     ("elephant blockade", &["blockade"]),
     ("rabbit goal threats", &["rabbit_goal_pct"]),
+    ("rabbit runners", &["rabbit_run_pct"]),
     ("goal-line defence", &["goal_line"]),
     ("placement", &["placement_pct"]),
     ("elephant mobility", &["ele_mobility"]),
