@@ -140,14 +140,16 @@ crate::settings::table! {
         dominance_pct: i32 = 15, WEIGHT_RANGE;
         /// A blockaded elephant (a quarter when one way out is left).
         blockade: i32 = 0, WEIGHT_RANGE;
-        /// Rabbit goal threats, percent of the base table. 200 against 0
-        /// won its SPRT, 108-72, +70.4 Elo [+18.8, +122.0]: most games are
-        /// decided by a goal (docs/experiments.md, stop 23).
-        rabbit_goal_pct: i32 = 200, WEIGHT_RANGE;
+        /// Rabbit goal threats by steps to goal, percent of the base table.
+        /// 200 against 0 won its SPRT in stop 23, 108-72, +70.4 Elo; off
+        /// since stop 64, when `rabbit_run_pct` took its place (below).
+        rabbit_goal_pct: i32 = 0, WEIGHT_RANGE;
         /// Rabbit runners by the shape of the board ahead of them
         /// (blockers in a cone, the strongest pieces near the goal corner,
-        /// control of the wing's enemy trap; see `runners`), percent.
-        rabbit_run_pct: i32 = 0, WEIGHT_RANGE;
+        /// control of the wing's enemy trap; see `runners`), percent. 100
+        /// in place of `rabbit_goal_pct` 200 won its SPRT, 86-52, +87.4 Elo
+        /// [+27.9, +146.9] (docs/experiments.md, stop 64).
+        rabbit_run_pct: i32 = 100, WEIGHT_RANGE;
         /// Per open home file near an advanced enemy rabbit, per rank.
         goal_line: i32 = 0, WEIGHT_RANGE;
         /// Placement tables by stronger enemies, percent.

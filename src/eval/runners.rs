@@ -267,7 +267,7 @@ pub fn rabbit_runners(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 
     if rabbits.is_empty() {
         return 0;
     }
-    // Only rabbits three ranks up or more run: the ones on their second
+    // Only rabbits past their second rank run: the ones on their second
     // rank are most of a side's rabbits for most of a game, and their
     // share was small (it halves this term's cost to skip them).
     let runners = rabbits & rel_ranks(c, 2, 6);
