@@ -263,14 +263,10 @@ pub fn rabbit_runners(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 
     if pct == 0 {
         return 0;
     }
-    let rabbits = pos.rabbits(c);
-    if rabbits.is_empty() {
-        return 0;
-    }
     // Only rabbits past their second rank run: the ones on their second
     // rank are most of a side's rabbits for most of a game, and their
     // share was small (it halves this term's cost to skip them).
-    let runners = rabbits & rel_ranks(c, 2, 6);
+    let runners = pos.rabbits(c) & rel_ranks(c, 2, 6);
     if runners.is_empty() {
         return 0;
     }
