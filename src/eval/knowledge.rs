@@ -18,12 +18,14 @@ use super::{
 };
 use crate::board::{Color, Position};
 
-/// The knowledge terms in centi-rabbits, gold minus silver.
-pub fn knowledge(pos: &Position, w: &Weights) -> i32 {
+/// The knowledge terms in centi-rabbits, gold minus silver, and each
+/// side's rabbit runners among them (by colour index; the evaluation may
+/// weigh those as odds, [`super::variance`]).
+pub fn knowledge(pos: &Position, w: &Weights) -> (i32, [i32; 2]) {
     // All off (the default until the weights are fitted): no shared facts
     // to compute, so the evaluation costs what it did before these terms.
     if !any_on(w) {
-        return 0;
+        return (0, [0, 0]);
     }
     let mut ctx = Context::new(pos);
     let need_tc = w.tc_scale != 0
@@ -40,11 +42,14 @@ pub fn knowledge(pos: &Position, w: &Weights) -> i32 {
     if w.tc_scale != 0 {
         s += trapcontrol::trap_control_score(&ctx, w.tc_scale, w.tc_defence_pct, w.tc_attack_pct);
     }
+    let mut run = [0, 0];
     for c in Color::BOTH {
-        let v = side(pos, &ctx, c, w);
+        let parts = side_parts(pos, &ctx, c, w);
+        run[c.index()] = parts[RUNNERS];
+        let v: i32 = parts.iter().sum();
         s += if c == Color::Gold { v } else { -v };
     }
-    s
+    (s, run)
 }
 
 /// Whether any knowledge term has a weight that switches it on.
@@ -68,11 +73,6 @@ fn any_on(w: &Weights) -> bool {
     .any(|&v| v != 0)
 }
 
-/// The per-side terms of `c`, good for `c` when positive.
-fn side(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> i32 {
-    side_parts(pos, ctx, c, w).iter().sum()
-}
-
 /// Names of [`side_parts`], in order.
 const SIDE_PARTS: [&str; 11] = [
     "pieces in danger at traps",
@@ -87,6 +87,9 @@ const SIDE_PARTS: [&str; 11] = [
     "placement",
     "elephant mobility",
 ];
+
+/// Where the rabbit runners sit in [`side_parts`].
+const RUNNERS: usize = 7;
 
 /// Each per-side term of `c`, good for `c` when positive, in the order of
 /// [`SIDE_PARTS`].

@@ -18,6 +18,7 @@ pub mod rabgoal;
 pub mod runners;
 pub mod trapcontrol;
 pub mod trapthreats;
+pub mod variance;
 
 use crate::board::STEPS_PER_TURN;
 use crate::board::bitboard::{Bitboard, adjacent};
@@ -150,6 +151,11 @@ crate::settings::table! {
         /// in place of `rabbit_goal_pct` 200 won its SPRT, 86-52, +87.4 Elo
         /// [+27.9, +146.9] (docs/experiments.md, stop 64).
         rabbit_run_pct: i32 = 100, WEIGHT_RANGE;
+        /// Percent of each side's rabbit runners counted as odds of an
+        /// early end rather than as points: worth more to the side behind,
+        /// less to the side ahead, and capping a lead (see `variance`;
+        /// 0 = off).
+        rabbit_var_pct: i32 = 0, 0..=100;
         /// Per open home file near an advanced enemy rabbit, per rank.
         goal_line: i32 = 0, WEIGHT_RANGE;
         /// Placement tables by stronger enemies, percent.
@@ -200,9 +206,25 @@ impl Evaluator {
         let mut s = material::material(pos, me);
         s += self.side_terms(pos, me) - self.side_terms(pos, me.opp());
         s += self.w.tempo * pos.steps_left() as i32;
-        let k = knowledge::knowledge(pos, &self.w);
+        let (k, run) = knowledge::knowledge(pos, &self.w);
         s += if me == Color::Gold { k } else { -k };
-        (s + self.capture_terms(pos)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        s += self.capture_terms(pos);
+        s += self.variance_part(s, run, me);
+        s.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// What reading `rabbit_var_pct` of each side's runners (`run`, by
+    /// colour) as odds adds to `score`, the side to move's (`me`) score
+    /// with all of them counted as points.
+    #[inline]
+    fn variance_part(&self, score: i32, run: [i32; 2], me: Color) -> i32 {
+        let pct = self.w.rabbit_var_pct;
+        if pct == 0 {
+            return 0;
+        }
+        let mine = run[me.index()].max(0) * pct / 100;
+        let theirs = run[me.opp().index()].max(0) * pct / 100;
+        variance::adjust(score, mine, theirs) - score
     }
 
     /// Captures one push or pull away: the side to move will likely take
@@ -282,6 +304,11 @@ impl Evaluator {
         let mut loss = [0, 0];
         loss[me.index()] = -threat;
         lines.push(TermLine::by_color("threatened (side to move)", loss));
+        let before = lines.iter().map(|l| l.net).sum::<i32>() * sign(me);
+        let (_, run) = knowledge::knowledge(pos, &self.w);
+        let mut odds = [0, 0];
+        odds[me.index()] = self.variance_part(before, run, me);
+        lines.push(TermLine::by_color("runners as odds (side to move)", odds));
         debug_assert_eq!(
             (lines.iter().map(|l| l.net).sum::<i32>() * sign(me)).clamp(-EVAL_LIMIT, EVAL_LIMIT),
             self.evaluate(pos),
@@ -508,6 +535,7 @@ mod tests {
             ("blockade", 80),
             ("goal_line", 5),
             ("placement_pct", 100),
+            ("rabbit_var_pct", 60),
         ] {
             on.w.set_named(name, &v.to_string()).unwrap();
         }
@@ -533,6 +561,13 @@ mod tests {
             let lines = on.explain(&pos);
             let hostages = lines.iter().find(|l| l.name == "hostages").unwrap();
             assert!(hostages.sides.unwrap().0 < 0, "the gold camel is a hostage");
+            // Gold's h6 rabbit is a runner, so reading it as odds moves
+            // the score.
+            let odds = lines
+                .iter()
+                .find(|l| l.name.starts_with("runners as odds"))
+                .unwrap();
+            assert_ne!(odds.net, 0);
             // Switched off, the term charges nothing.
             let mut off = Evaluator::default();
             off.w.set_named("hostage_pct", "0").unwrap();

@@ -213,6 +213,7 @@ const KNOWLEDGE_TERMS: &[(&str, &[&str])] = &[
     ("elephant blockade", &["blockade"]),
     ("rabbit goal threats", &["rabbit_goal_pct"]),
     ("rabbit runners", &["rabbit_run_pct"]),
+    ("runners as odds", &["rabbit_var_pct"]),
     ("goal-line defence", &["goal_line"]),
     ("placement", &["placement_pct"]),
     ("elephant mobility", &["ele_mobility"]),
@@ -341,9 +342,9 @@ mod tests {
         for n in KNOWLEDGE_TERMS.iter().flat_map(|(_, ws)| ws.iter()) {
             w.set_named(n, "0").unwrap();
         }
-        assert_eq!(crate::eval::knowledge::knowledge(&pos, &w), 0);
+        assert_eq!(crate::eval::knowledge::knowledge(&pos, &w).0, 0);
         assert_ne!(
-            crate::eval::knowledge::knowledge(&pos, &Weights::default()),
+            crate::eval::knowledge::knowledge(&pos, &Weights::default()).0,
             0
         );
     }
