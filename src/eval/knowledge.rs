@@ -4,7 +4,9 @@
 //! ([`super::hostages`]), dominance ([`super::dominance`]), elephant
 //! blockades ([`super::blockades`]), elephant mobility
 //! ([`super::mobility`]), rabbit goal threats and goal-line
-//! defence ([`super::rabgoal`]) and placement by rank ([`super::placement`]).
+//! defence ([`super::rabgoal`]), rabbit runners ([`super::runners`]),
+//! placement by rank ([`super::placement`]) and wing balance
+//! ([`super::wings`]).
 //!
 //! They share one [`Context`] (frozen pieces, how many enemy pieces outrank
 //! each kind, trap control), built once per evaluation. Every term is
@@ -14,7 +16,8 @@
 use super::Weights;
 use super::geometry::Context;
 use super::{
-    blockades, dominance, hostages, mobility, placement, rabgoal, runners, trapcontrol, trapthreats,
+    blockades, dominance, hostages, mobility, placement, rabgoal, runners, trapcontrol,
+    trapthreats, wings,
 };
 use crate::board::{Color, Position};
 
@@ -68,13 +71,14 @@ fn any_on(w: &Weights) -> bool {
         w.goal_line,
         w.placement_pct,
         w.ele_mobility,
+        w.wing_pct,
     ]
     .iter()
     .any(|&v| v != 0)
 }
 
 /// Names of [`side_parts`], in order.
-const SIDE_PARTS: [&str; 11] = [
+const SIDE_PARTS: [&str; 12] = [
     "pieces in danger at traps",
     "trap threats by distance",
     "hostages",
@@ -86,6 +90,7 @@ const SIDE_PARTS: [&str; 11] = [
     "goal-line defence",
     "placement",
     "elephant mobility",
+    "wing balance",
 ];
 
 /// Where the rabbit runners sit in [`side_parts`].
@@ -94,7 +99,7 @@ const RUNNERS: usize = 7;
 /// Each per-side term of `c`, good for `c` when positive, in the order of
 /// [`SIDE_PARTS`].
 #[inline]
-fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 11] {
+fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 12] {
     [
         -trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct),
         -trapthreats::trap_threats(pos, ctx, c, w.trap_threat_pct),
@@ -107,6 +112,7 @@ fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 11]
         -rabgoal::goal_line_defence(pos, c, w.goal_line),
         placement::placement(pos, ctx, c, w.placement_pct),
         -mobility::elephant_mobility(pos, c, w.ele_mobility),
+        -wings::wing_balance(pos, ctx, c, w.wing_pct),
     ]
 }
 

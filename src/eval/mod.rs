@@ -19,6 +19,7 @@ pub mod runners;
 pub mod trapcontrol;
 pub mod trapthreats;
 pub mod variance;
+pub mod wings;
 
 use crate::board::STEPS_PER_TURN;
 use crate::board::bitboard::{Bitboard, adjacent};
@@ -163,6 +164,9 @@ crate::settings::table! {
         /// A cramped elephant (few squares within four steps): the charge
         /// at no reach at all (see `mobility`).
         ele_mobility: i32 = 0, WEIGHT_RANGE;
+        /// Thin wings: a side charged for a wing its elephant and three
+        /// strongest kinds reach poorly, percent (see `wings`; 0 = off).
+        wing_pct: i32 = 0, WEIGHT_RANGE;
     }
 }
 
@@ -536,6 +540,7 @@ mod tests {
             ("goal_line", 5),
             ("placement_pct", 100),
             ("rabbit_var_pct", 60),
+            ("wing_pct", 100),
         ] {
             on.w.set_named(name, &v.to_string()).unwrap();
         }

@@ -217,6 +217,7 @@ const KNOWLEDGE_TERMS: &[(&str, &[&str])] = &[
     ("goal-line defence", &["goal_line"]),
     ("placement", &["placement_pct"]),
     ("elephant mobility", &["ele_mobility"]),
+    ("wing balance", &["wing_pct"]),
 ];
 
 /// Positions for `bench --eval`: from each bench position, seeded random
