@@ -6,7 +6,7 @@
 use std::process::Command;
 
 /// `aamir bench` at its default depth, one thread.
-const BENCH_NODES: u64 = 16250733;
+const BENCH_NODES: u64 = 15296005;
 
 #[test]
 fn bench_node_total_is_pinned() {
