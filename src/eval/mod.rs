@@ -714,9 +714,13 @@ mod weight_tests {
                 "rrrrrrrr", "        ", "        ", "        ", r5, "        ", r2, "RRRDDCCR",
             ])
         };
+        // Runners read as odds rescale the whole score by how far ahead a
+        // side is (gold leads by a whole army against rabbits alone), so
+        // they are off here: this is about crowding's points.
         let mut off = Evaluator::default();
         off.w.rabbit_crowd_pct = 0;
-        let mut on = Evaluator::default();
+        off.w.rabbit_var_pct = 0;
+        let mut on = off.clone();
         on.w.rabbit_crowd_pct = 13;
         let adv = |e: &Evaluator, f: &dyn Fn(&str, &str) -> Position| {
             e.evaluate(&f("   R    ", "        ")) - e.evaluate(&f("        ", "   R    "))
@@ -727,7 +731,12 @@ mod weight_tests {
         assert_eq!(adv(&on, &bare), adv(&off, &bare));
         assert!(adv(&on, &bare) > 0);
         // The default (25) is crowding on.
-        assert!(adv(&Evaluator::default(), &full) < 0);
+        let mut default = Evaluator::default();
+        default.w.rabbit_var_pct = 0;
+        assert!(adv(&default, &full) < 0);
+        // With runners read as odds, a side this far behind (gold has no
+        // elephant, camel or horses) prizes its runner above the charge.
+        assert!(adv(&Evaluator::default(), &full) > adv(&default, &full));
     }
 
     #[test]
