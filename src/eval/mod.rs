@@ -227,8 +227,9 @@ impl Evaluator {
         if pct == 0 {
             return 0;
         }
-        let mine = run[me.index()].max(0) * pct / 100;
-        let theirs = run[me.opp().index()].max(0) * pct / 100;
+        // `adjust` reads negative points as none.
+        let mine = run[me.index()] * pct / 100;
+        let theirs = run[me.opp().index()] * pct / 100;
         variance::adjust(score, mine, theirs) - score
     }
 
