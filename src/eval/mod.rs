@@ -133,7 +133,9 @@ crate::settings::table! {
         /// (docs/experiments.md, stop 56).
         trap_threat_pct: i32 = 25, WEIGHT_RANGE;
         /// Trap threats to rabbits: percent of the charge above, for
-        /// rabbits only (100 = the same as any piece by its value).
+        /// rabbits only (100 = the same as any piece by its value). 200
+        /// against 100 drew its SPRT, 115-115 in 230 games
+        /// (docs/experiments.md, stop 66).
         trap_threat_rabbit_pct: i32 = 100, 0..=1000;
         /// Hostages: percent of the hostage's value at full control.
         hostage_pct: i32 = 20, WEIGHT_RANGE;

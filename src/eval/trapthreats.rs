@@ -104,9 +104,9 @@ impl TrapSide {
 /// holds or contests: for each, `pct` percent of its value, times the
 /// falloff by the enemy's steps to the capture (a table), times the
 /// enemy's share of the trap. A rabbit's charge is further scaled by
-/// `rabbit_pct` percent: advanced rabbits are the pieces aamir loses most
-/// at the enemy's traps, and their value alone understates what a lost
-/// runner costs.
+/// `rabbit_pct` percent, because advanced rabbits are the pieces aamir
+/// loses most at the enemy's traps; doubling it cut the rabbits lost but
+/// drew its SPRT (docs/experiments.md, stop 66), so the default is 100.
 pub fn trap_threats(pos: &Position, ctx: &Context, c: Color, pct: i32, rabbit_pct: i32) -> i32 {
     if pct == 0 {
         return 0;
