@@ -102,7 +102,7 @@ const RUNNERS: usize = 7;
 fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 12] {
     [
         -trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct),
-        -trapthreats::trap_threats(pos, ctx, c, w.trap_threat_pct, w.trap_threat_rabbit_pct),
+        -trapthreats::trap_threats(pos, ctx, c, w.trap_threat_pct),
         -hostages::hostages(pos, ctx, c, w.hostage_pct, w.hostage_holder),
         -hostages::frames(pos, ctx, c, w.frame_pct),
         -dominance::dominance(pos, ctx, c, w.dominance_pct),

@@ -132,11 +132,6 @@ crate::settings::table! {
         /// 25 against 0 won its SPRT, 94-59, +80.9 Elo [+24.6, +137.2]
         /// (docs/experiments.md, stop 56).
         trap_threat_pct: i32 = 25, WEIGHT_RANGE;
-        /// Trap threats to rabbits: percent of the charge above, for
-        /// rabbits only (100 = the same as any piece by its value). 200
-        /// against 100 drew its SPRT, 115-115 in 230 games
-        /// (docs/experiments.md, stop 66).
-        trap_threat_rabbit_pct: i32 = 100, 0..=1000;
         /// Hostages: percent of the hostage's value at full control.
         hostage_pct: i32 = 20, WEIGHT_RANGE;
         /// Hostages: what the holder pays for each one its elephant holds.

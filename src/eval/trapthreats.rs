@@ -103,11 +103,8 @@ impl TrapSide {
 /// Centi-rabbits `c` stands to lose through its pieces near traps the enemy
 /// holds or contests: for each, `pct` percent of its value, times the
 /// falloff by the enemy's steps to the capture (a table), times the
-/// enemy's share of the trap. A rabbit's charge is further scaled by
-/// `rabbit_pct` percent, because advanced rabbits are the pieces aamir
-/// loses most at the enemy's traps; doubling it cut the rabbits lost but
-/// drew its SPRT (docs/experiments.md, stop 66), so the default is 100.
-pub fn trap_threats(pos: &Position, ctx: &Context, c: Color, pct: i32, rabbit_pct: i32) -> i32 {
+/// enemy's share of the trap.
+pub fn trap_threats(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
     if pct == 0 {
         return 0;
     }
@@ -125,18 +122,12 @@ pub fn trap_threats(pos: &Position, ctx: &Context, c: Color, pct: i32, rabbit_pc
         for sq in near {
             let Some(p) = pos.piece_at(sq) else { continue };
             if let Some(steps) = trap.steps(ctx, c, p.kind(), sq) {
-                let scale = if p.kind() == Kind::Rabbit {
-                    rabbit_pct
-                } else {
-                    100
-                };
-                weighed += i64::from(piece_value(ctx, c, p.kind()) * BY_STEPS[steps as usize])
-                    * i64::from(scale);
+                weighed += i64::from(piece_value(ctx, c, p.kind()) * BY_STEPS[steps as usize]);
             }
         }
         loss += weighed * i64::from(share);
     }
-    (loss * i64::from(pct) / (100 * 100 * 64 * i64::from(SHARE_FULL))) as i32
+    (loss * i64::from(pct) / (100 * 64 * i64::from(SHARE_FULL))) as i32
 }
 
 #[cfg(test)]
@@ -226,11 +217,11 @@ mod tests {
             "R       ",
         ]);
         let ctx = ctx_of(&p);
-        let gold = trap_threats(&p, &ctx, Color::Gold, 30, 100);
+        let gold = trap_threats(&p, &ctx, Color::Gold, 30);
         assert!(gold > 30, "{gold}");
         // Silver's pieces sit by their own trap, which silver holds: no
         // charge for them.
-        assert_eq!(trap_threats(&p, &ctx, Color::Silver, 30, 100), 0);
+        assert_eq!(trap_threats(&p, &ctx, Color::Silver, 30), 0);
         // The gold elephant beside the camel: gold contests the trap and
         // the charge falls.
         let q = pos([
@@ -238,10 +229,10 @@ mod tests {
             "R       ",
         ]);
         let ctx_q = ctx_of(&q);
-        let guarded = trap_threats(&q, &ctx_q, Color::Gold, 30, 100);
+        let guarded = trap_threats(&q, &ctx_q, Color::Gold, 30);
         assert!(guarded < gold, "{guarded} !< {gold}");
         // The term is off at 0.
-        assert_eq!(trap_threats(&p, &ctx, Color::Gold, 0, 100), 0);
+        assert_eq!(trap_threats(&p, &ctx, Color::Gold, 0), 0);
     }
 
     #[test]
@@ -257,48 +248,14 @@ mod tests {
             "       r", "        ", "        ", "        ", "    He  ", "        ", "       E",
             "R       ",
         ]);
-        let a = trap_threats(&near, &ctx_of(&near), Color::Gold, 30, 100);
-        let b = trap_threats(&far, &ctx_of(&far), Color::Gold, 30, 100);
+        let a = trap_threats(&near, &ctx_of(&near), Color::Gold, 30);
+        let b = trap_threats(&far, &ctx_of(&far), Color::Gold, 30);
         assert!(a > b, "{a} !> {b}");
         // A gold elephant alone beside the silver elephant: nothing.
         let e = pos([
             "       r", "        ", "        ", "   Ee   ", "        ", "        ", "        ",
             "R       ",
         ]);
-        assert_eq!(trap_threats(&e, &ctx_of(&e), Color::Gold, 30, 100), 0);
-    }
-
-    #[test]
-    fn the_rabbit_scale_weighs_rabbits_only() {
-        // A gold rabbit on d6 and a gold dog on b6, both next to silver's
-        // c6 trap, with silver's elephant on e6 beside the rabbit and its
-        // camel on a6 beside the dog; gold's elephant far away.
-        let p = pos([
-            "       r", "        ", "mD Re   ", "        ", "        ", "        ", "       E",
-            "        ",
-        ]);
-        let ctx = ctx_of(&p);
-        let both = trap_threats(&p, &ctx, Color::Gold, 30, 100);
-        let dog_only = trap_threats(&p, &ctx, Color::Gold, 30, 0);
-        let doubled = trap_threats(&p, &ctx, Color::Gold, 30, 200);
-        // Both pieces are charged at 100; at 0 only the dog is left.
-        assert!(dog_only > 0 && both > dog_only, "{dog_only} {both}");
-        // At 200 the rabbit's share doubles and the dog's stays (one unit
-        // of rounding either way).
-        let rabbit = both - dog_only;
-        assert!(
-            (doubled - (dog_only + 2 * rabbit)).abs() <= 1,
-            "{doubled} {dog_only} {rabbit}"
-        );
-        // With no rabbit near a trap the scale changes nothing.
-        let q = pos([
-            "       r", "        ", "mD  e   ", "        ", "        ", "        ", "       E",
-            "        ",
-        ]);
-        let ctx_q = ctx_of(&q);
-        assert_eq!(
-            trap_threats(&q, &ctx_q, Color::Gold, 30, 0),
-            trap_threats(&q, &ctx_q, Color::Gold, 30, 300)
-        );
+        assert_eq!(trap_threats(&e, &ctx_of(&e), Color::Gold, 30), 0);
     }
 }
