@@ -32,10 +32,6 @@ crate::settings::table! {
     /// `rabbit_rank_0` ...), so a tuner can read and write them as numbers
     /// through [`crate::settings::Table`].
     pub struct Weights {
-        /// Material (HarLog) and the exact capture terms, which are
-        /// material expected to change hands, in percent: above 100 every
-        /// positional term weighs less against a piece.
-        material_pct: i32 = 100, 0..=1000;
         /// Per relative rank (0 = own home rank) for a rabbit.
         rabbit_rank: [i32; 8] = [0, 0, 3, 6, 12, 22, 40, 0], WEIGHT_RANGE;
         /// Per kind, for each frozen piece.
@@ -212,7 +208,7 @@ impl Evaluator {
     /// Score of `pos` for its side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let me = pos.side();
-        let mut s = self.material(pos, me);
+        let mut s = material::material(pos, me);
         s += self.side_terms(pos, me) - self.side_terms(pos, me.opp());
         s += self.w.tempo * pos.steps_left() as i32;
         let (k, run) = knowledge::knowledge(pos, &self.w);
@@ -220,12 +216,6 @@ impl Evaluator {
         s += self.capture_terms(pos);
         s += self.variance_part(s, run, me);
         s.clamp(-EVAL_LIMIT, EVAL_LIMIT)
-    }
-
-    /// `c`'s material score scaled by `material_pct`.
-    #[inline]
-    fn material(&self, pos: &Position, c: Color) -> i32 {
-        material::material(pos, c) * self.w.material_pct / 100
     }
 
     /// What reading `rabbit_var_pct` of each side's runners (`run`, by
@@ -280,10 +270,9 @@ impl Evaluator {
                 }
             }
         }
-        let pct = w.material_pct;
         [
-            now * pct / 100,
-            (first * w.threat_first_pct / 100 + second * w.threat_second_pct / 100) * pct / 100,
+            now,
+            first * w.threat_first_pct / 100 + second * w.threat_second_pct / 100,
         ]
     }
 
@@ -294,7 +283,10 @@ impl Evaluator {
     pub fn explain(&self, pos: &Position) -> Vec<TermLine> {
         let me = pos.side();
         let sign = |c: Color| if c == Color::Gold { 1 } else { -1 };
-        let mut lines = vec![TermLine::net("material", self.material(pos, Color::Gold))];
+        let mut lines = vec![TermLine::net(
+            "material",
+            material::material(pos, Color::Gold),
+        )];
         let (g, s) = (
             self.side_parts(pos, Color::Gold),
             self.side_parts(pos, Color::Silver),
@@ -551,7 +543,6 @@ mod tests {
             ("placement_pct", 100),
             ("rabbit_var_pct", 60),
             ("wing_pct", 100),
-            ("material_pct", 130),
         ] {
             on.w.set_named(name, &v.to_string()).unwrap();
         }
@@ -599,45 +590,6 @@ mod tests {
         let sum: i32 = huge.explain(&pos).iter().map(|l| l.net).sum();
         assert!(sum > EVAL_LIMIT);
         assert_eq!(huge.evaluate(&pos), EVAL_LIMIT);
-    }
-
-    #[test]
-    fn the_material_percent_scales_material_and_captures_only() {
-        use crate::settings::Table;
-        // Gold is a cat up, and silver's cat on d3 can be pulled onto c3
-        // by gold's elephant: material and a capture now, and other terms.
-        let pos = test_pos([
-            "rrrrrrrr", "hd em dh", "        ", "        ", "        ", "   c    ", "DHCEMDCH",
-            "RRRRRRRR",
-        ]);
-        let line = |e: &Evaluator, name: &str| {
-            e.explain(&pos)
-                .iter()
-                .find(|l| l.name.starts_with(name))
-                .unwrap()
-                .net
-        };
-        let base = Evaluator::default();
-        let mut double = Evaluator::default();
-        double.w.set_named("material_pct", "200").unwrap();
-        let material = line(&base, "material");
-        let now = line(&base, "capture now");
-        assert!(
-            material > 0 && now > 0,
-            "gold is ahead and can take the cat"
-        );
-        assert_eq!(line(&double, "material"), 2 * material);
-        assert_eq!(line(&double, "capture now"), 2 * now);
-        // Every positional line stays as it was.
-        for l in base.explain(&pos) {
-            if !["material", "capture now", "runners as odds"]
-                .iter()
-                .any(|n| l.name.starts_with(n))
-            {
-                assert_eq!(line(&double, l.name), l.net, "{}", l.name);
-            }
-        }
-        assert!(double.evaluate(&pos) > base.evaluate(&pos));
     }
 
     #[test]
