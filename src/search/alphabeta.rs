@@ -25,7 +25,6 @@ use crate::tactics::goal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-mod qdefence;
 mod quiesce;
 
 /// Larger than any score: marks "no legal continuation" inside a turn.
@@ -65,18 +64,10 @@ pub struct Worker<'a> {
     /// is probed. Direct-mapped, replaced on collision; a slot holds the
     /// key (0 = empty) and the score.
     eval_cache: ZeroedTable<(u64, i32)>,
-    /// Threat resolutions by search key (`qdefence`): the same leaves
-    /// recur across move orders and iterations. A slot holds the key and
-    /// either [`qdefence::NO_THREAT`] or a lower bound on the best
-    /// defence's score.
-    qdef_cache: ZeroedTable<(u64, i32)>,
 }
 
 /// Slots of the per-thread static-score cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
-
-/// Slots of the per-thread threat-resolution cache (a power of two).
-const QDEF_CACHE_SIZE: usize = 1 << 16;
 
 /// What a node needs beyond its position.
 #[derive(Copy, Clone)]
@@ -96,10 +87,6 @@ pub struct NodeCtx {
     /// the squares whose contents decide whether the attacker's goal line
     /// still works. Empty everywhere else.
     pub defend: Bitboard,
-    /// Inside a threat resolution (`qdefence`): the turn searched is kept
-    /// to the actions that touch `defend`, its results stay out of the
-    /// table, and its leaves are not resolved again.
-    pub qdef: bool,
 }
 
 /// What became of a node out of depth.
@@ -137,11 +124,6 @@ impl<'a> Worker<'a> {
             hist: vec![0; 2 * 64 * 64],
             known_eval: None,
             eval_cache: ZeroedTable::zeroed(EVAL_CACHE_SIZE),
-            qdef_cache: ZeroedTable::zeroed(if params.qdef_min > 0 {
-                QDEF_CACHE_SIZE
-            } else {
-                1
-            }),
         }
     }
 
@@ -267,7 +249,6 @@ impl<'a> Worker<'a> {
                 ext_left: ctx.ext_left,
                 null_ok: true,
                 defend: Bitboard::EMPTY,
-                qdef: ctx.qdef,
             };
             let s = -self.search(pos, c, -beta, -alpha);
             self.path.pop();
@@ -332,13 +313,7 @@ impl<'a> Worker<'a> {
             // No legal step at all: immobilised, a loss.
             return -(WIN - ply);
         }
-        if ctx.qdef {
-            list.retain(|a| (a.squares() & ctx.defend).any());
-            if list.is_empty() && at_start {
-                // No defence near the threat: the caller weighs ignoring it.
-                return -INF;
-            }
-        } else if ctx.defend.any() {
+        if ctx.defend.any() {
             self.keep_defences(pos, &mut list, ctx.defend);
         }
         let n = list.len();
@@ -377,10 +352,10 @@ impl<'a> Worker<'a> {
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
-                        if !is_pass && !ctx.qdef {
+                        if !is_pass {
                             self.reward(Action::from_raw(action), &tried[..ntried], me, depth);
                         }
-                        return self.finish(&ctx, key, best, alpha0, beta, best_action);
+                        return self.finish(key, ply, depth, best, alpha0, beta, best_action);
                     }
                 }
             }
@@ -392,13 +367,9 @@ impl<'a> Worker<'a> {
         if best == -INF {
             // Nothing legal follows. At a turn start that means every turn
             // would be a third repetition: the side to move has lost.
-            return if at_start && !ctx.qdef {
-                -(WIN - ply)
-            } else {
-                -INF
-            };
+            return if at_start { -(WIN - ply) } else { -INF };
         }
-        self.finish(&ctx, key, best, alpha0, beta, best_action)
+        self.finish(key, ply, depth, best, alpha0, beta, best_action)
     }
 
     /// Null move at a turn start (`null_reduction`): the side to move gives
@@ -429,7 +400,6 @@ impl<'a> Worker<'a> {
             ext_left: ctx.ext_left,
             null_ok: false,
             defend: Bitboard::EMPTY,
-            qdef: false,
         };
         let s = -self.search(pos, c, -beta, -beta + 1);
         unpass(pos, me, steps);
@@ -496,9 +466,7 @@ impl<'a> Worker<'a> {
                     return Leaf::Score(WIN - (ply + n as i32));
                 }
                 if self.threat_of(pos, pos.side().opp()).is_none() {
-                    let e = self.static_eval(pos);
-                    let e = self.resolve_threat(pos, ctx, e, alpha, beta).unwrap_or(e);
-                    return Leaf::Score(e);
+                    return Leaf::Score(self.static_eval(pos));
                 }
             }
             if pos.hash() != ctx.turn_start
@@ -521,36 +489,16 @@ impl<'a> Worker<'a> {
             e >= beta
         };
         let extend = matters && ctx.ext_left > 0 && self.threat_of(pos, pos.side().opp()).is_some();
-        // A goal this turn wins before any threat to the side's pieces
-        // counts; it is asked only where the score could still matter.
-        let goal = |w: &mut Self, pos: &Position| {
-            if w.params.goal_detection {
-                w.goal_in(pos)
-            } else {
-                None
-            }
-        };
-        let mut e = e;
-        if !extend && self.params.qdef_min > 0 && !ctx.qdef && e > alpha {
-            if let Some(n) = goal(self, pos) {
-                return Leaf::Score(WIN - (ply + n as i32));
-            }
-            e = self.resolve_threat(pos, ctx, e, alpha, beta).unwrap_or(e);
-        }
         if e >= beta && !extend {
             return Leaf::Score(e);
         }
-        if let Some(n) = goal(self, pos) {
+        if self.params.goal_detection
+            && let Some(n) = self.goal_in(pos)
+        {
             return Leaf::Score(WIN - (ply + n as i32));
         }
         if !extend {
-            // Inside a threat resolution one turn of captures answers it.
-            let turns = if ctx.qdef {
-                self.params.qsearch.min(1)
-            } else {
-                self.params.qsearch
-            };
-            return Leaf::Score(self.quiesce(pos, ply, e, alpha, beta, turns));
+            return Leaf::Score(self.quiesce(pos, ply, e, alpha, beta, self.params.qsearch));
         }
         ctx.depth = STEPS_PER_TURN as i32;
         ctx.ext_left -= 1;
@@ -710,28 +658,22 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Stores the node's result and returns its score. A threat
-    /// resolution's turn searched only some actions, so its results would
-    /// mislead a full search of the same position: they are not stored.
+    /// Stores the node's result and returns its score.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn finish(
         &self,
-        ctx: &NodeCtx,
         key: u64,
+        ply: i32,
+        depth: i32,
         best: i32,
         alpha0: i32,
         beta: i32,
         action: u32,
     ) -> i32 {
-        if best.abs() < INF && !ctx.qdef {
-            self.tt.store(
-                key,
-                ctx.ply,
-                action,
-                best,
-                ctx.depth,
-                Bound::of(best, alpha0, beta),
-            );
+        if best.abs() < INF {
+            self.tt
+                .store(key, ply, action, best, depth, Bound::of(best, alpha0, beta));
         }
         best
     }
@@ -802,7 +744,6 @@ mod tests {
             ext_left,
             null_ok: true,
             defend: Bitboard::EMPTY,
-            qdef: false,
         };
         let s = w.search(&mut p, ctx, -INF, INF);
         assert_eq!(p, *pos, "the search left the position changed");

@@ -77,24 +77,6 @@ table! {
         /// score plus the largest capture gain plus this margin
         /// (in centi-rabbits) stays at or below alpha.
         qsearch_margin: i32 = 100, 0..=10_000;
-        /// Threats resolved at leaves (`alphabeta::qdefence`): where the
-        /// opponent can take a piece of the side to move worth at least this
-        /// many centi-rabbits on its next turn (the capture detector, four
-        /// steps), the leaf's static score, which sees only captures one push
-        /// or pull away, gives way to a search: the better of a turn kept to
-        /// the actions near the threatened pieces and their traps and of
-        /// ignoring the threat, each followed by the opponent's turn of
-        /// captures (0 = off).
-        qdef_min: i32 = 0, 0..=10_000;
-        /// A defence under `qdef_min` holds when the turn scores within
-        /// this many centi-rabbits of the static score (a saved piece, not
-        /// the same position); only when none holds is the leaf searched
-        /// for its value.
-        qdef_margin: i32 = 100, 0..=10_000;
-        /// Rings of squares round the threatened pieces, their neighbours
-        /// and the traps near them that a defending action under `qdef_min`
-        /// must touch (0 = those squares alone).
-        qdef_reach: i32 = 1, 0..=4;
         /// Order the root list before the first iteration by the learned
         /// turn-ordering model (`search::ordering`) instead of the static
         /// score alone.

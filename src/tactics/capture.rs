@@ -26,7 +26,7 @@
 //! sequence.
 
 use super::plan::{ActionParts, FailTable, Needs};
-use super::threats::{capture_bound, capture_candidates_among, manhattan, trap_bound};
+use super::threats::{capture_bound, capture_candidates, manhattan, trap_bound};
 use crate::board::STEPS_PER_TURN;
 use crate::board::bitboard::adjacent;
 use crate::board::stepgen::generate_actions_of;
@@ -253,21 +253,11 @@ impl CaptureSearch {
 /// it has at most its steps left; otherwise it is given a fresh turn, which
 /// is how the search sees what the opponent threatens next turn.
 pub fn capture_threats(pos: &Position, attacker: Color, steps: u8) -> CaptureSet {
-    capture_threats_among(pos, attacker, steps, Bitboard::ALL)
-}
-
-/// [`capture_threats`] asked only about the enemy pieces in `among`.
-pub fn capture_threats_among(
-    pos: &Position,
-    attacker: Color,
-    steps: u8,
-    among: Bitboard,
-) -> CaptureSet {
     let budget = attacker_budget(pos, attacker, steps);
     let mut set = CaptureSet::default();
     // The filter reads only the board, so most queries end here without a
     // copy of the position.
-    let cands = capture_candidates_among(pos, attacker, budget, among);
+    let cands = capture_candidates(pos, attacker, budget);
     if cands.is_empty() {
         return set;
     }
@@ -309,22 +299,9 @@ mod tests {
         );
         assert!(
             got.squares()
-                .and_not(crate::tactics::threats::capture_candidates(
-                    p, attacker, steps
-                ))
+                .and_not(capture_candidates(p, attacker, steps))
                 .is_empty()
         );
-        // Asked about one kind of victim, the same answers for that kind.
-        for k in crate::board::Kind::ALL {
-            let among = p.kind_bb(attacker.opp(), k);
-            let some = capture_threats_among(p, attacker, steps, among);
-            let want: Vec<_> = got
-                .entries()
-                .into_iter()
-                .filter(|&(sq, _)| among.contains(sq))
-                .collect();
-            assert_eq!(some.entries(), want, "victims of kind {k:?}");
-        }
         got
     }
 

@@ -170,17 +170,6 @@ pub fn two_step_captures(pos: &Position, attacker: Color) -> Bitboard {
 /// names one that is not capturable is measured by the `dev` study
 /// `aamir capture --random`.
 pub fn capture_candidates(pos: &Position, attacker: Color, steps: u8) -> Bitboard {
-    capture_candidates_among(pos, attacker, steps, Bitboard::ALL)
-}
-
-/// [`capture_candidates`] asked only about the enemy pieces in `among`
-/// (a caller that cares about its most valuable pieces skips the rest).
-pub fn capture_candidates_among(
-    pos: &Position,
-    attacker: Color,
-    steps: u8,
-    among: Bitboard,
-) -> Bitboard {
     let en = pos.occupied_by(attacker.opp());
     // Pieces more than `steps / 2` squares from every trap cannot get there.
     let reach = match steps / 2 {
@@ -193,7 +182,7 @@ pub fn capture_candidates_among(
     };
     let att = Attackers::new(pos, attacker);
     let mut out = Bitboard::EMPTY;
-    for v in en & reach & among {
+    for v in en & reach {
         let kind = pos.kind_at(v);
         for t in Bitboard::TRAPS {
             let lb = trap_bound(en, v, t);

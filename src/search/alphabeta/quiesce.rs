@@ -167,14 +167,7 @@ impl Worker<'_> {
 
     /// A turn start inside the quiescence: the rules that end the game,
     /// the stand-pat, a goal this turn, then the captures.
-    pub(super) fn q_start(
-        &mut self,
-        pos: &mut Position,
-        ply: i32,
-        alpha: i32,
-        beta: i32,
-        turns: u32,
-    ) -> i32 {
+    fn q_start(&mut self, pos: &mut Position, ply: i32, alpha: i32, beta: i32, turns: u32) -> i32 {
         self.nodes += 1;
         self.poll();
         if self.aborted {
