@@ -47,7 +47,8 @@ pub fn knowledge(pos: &Position, w: &Weights) -> (i32, [i32; 2]) {
     }
     let mut run = [0, 0];
     for c in Color::BOTH {
-        let parts = side_parts(pos, &ctx, c, w);
+        let mut parts = side_parts(pos, &ctx, c, w);
+        discount_mover(pos, c, w, &mut parts);
         run[c.index()] = parts[RUNNERS];
         let v: i32 = parts.iter().sum();
         s += if c == Color::Gold { v } else { -v };
@@ -116,6 +117,27 @@ fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 12]
     ]
 }
 
+/// Where the danger terms end in [`side_parts`]: danger at traps, trap
+/// threats, hostages, frames and dominance come first.
+const DANGERS: usize = 5;
+
+/// Scales the side to move's danger terms by `danger_mover_pct`, the
+/// discount in full with a whole turn left and shrinking with the steps
+/// spent (the fewer steps, the less of the danger it can still act on).
+#[inline]
+fn discount_mover(pos: &Position, c: Color, w: &Weights, parts: &mut [i32; 12]) {
+    let pct = w.danger_mover_pct;
+    if pct == 100 || c != pos.side() {
+        return;
+    }
+    let left = pos.steps_left() as i32;
+    let full = crate::board::STEPS_PER_TURN as i32;
+    let scale = 100 * full - (100 - pct) * left;
+    for v in parts.iter_mut().take(DANGERS) {
+        *v = *v * scale / (100 * full);
+    }
+}
+
 /// How one knowledge term is scored: each side's own part, or one score
 /// for gold (trap control, scored per trap for its owner).
 pub enum Part {
@@ -137,8 +159,10 @@ pub fn parts(pos: &Position, w: &Weights) -> Vec<(&'static str, Part)> {
             w.tc_attack_pct,
         )),
     )];
-    let g = side_parts(pos, &ctx, Color::Gold, w);
-    let s = side_parts(pos, &ctx, Color::Silver, w);
+    let mut g = side_parts(pos, &ctx, Color::Gold, w);
+    let mut s = side_parts(pos, &ctx, Color::Silver, w);
+    discount_mover(pos, Color::Gold, w, &mut g);
+    discount_mover(pos, Color::Silver, w, &mut s);
     for (i, name) in SIDE_PARTS.iter().enumerate() {
         out.push((name, Part::Sides(g[i], s[i])));
     }
