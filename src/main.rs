@@ -671,7 +671,10 @@ fn run(cli: Cli) -> Result<()> {
                 move_label,
             } = record;
             let config = config(&params, &[])?;
-            let eval = aamir::eval::Evaluator { w: config.eval };
+            let eval = aamir::eval::Evaluator {
+                w: config.eval,
+                root: None,
+            };
             let source = match (&position, &game) {
                 (_, Some(g)) => tools::evalcmd::Source::Game {
                     path: g,
@@ -748,7 +751,7 @@ fn run(cli: Cli) -> Result<()> {
                     cache: label_cache,
                 }),
             };
-            let start = aamir::eval::Evaluator { w };
+            let start = aamir::eval::Evaluator { w, root: None };
             aamir::tune::fit::run(start, &data, &files, &opts).map(|_| ())
         }
         Some(Command::TuneOrder {
@@ -826,7 +829,7 @@ fn run(cli: Cli) -> Result<()> {
                 out,
                 command: format!("aamir {}", args.join(" ")),
             };
-            let start = aamir::eval::Evaluator { w };
+            let start = aamir::eval::Evaluator { w, root: None };
             aamir::tune::moves::run(start, &files, &opts).map(|_| ())
         }
         Some(Command::Match(args)) => aamir::arena::cli::main(*args),

@@ -24,7 +24,7 @@ use crate::board::{Color, Position};
 /// The knowledge terms in centi-rabbits, gold minus silver, and each
 /// side's rabbit runners among them (by colour index; the evaluation may
 /// weigh those as odds, [`super::variance`]).
-pub fn knowledge(pos: &Position, w: &Weights) -> (i32, [i32; 2]) {
+pub fn knowledge(pos: &Position, w: &Weights, root: Option<Color>) -> (i32, [i32; 2]) {
     // All off (the default until the weights are fitted): no shared facts
     // to compute, so the evaluation costs what it did before these terms.
     if !any_on(w) {
@@ -48,7 +48,7 @@ pub fn knowledge(pos: &Position, w: &Weights) -> (i32, [i32; 2]) {
     let mut run = [0, 0];
     for c in Color::BOTH {
         let mut parts = side_parts(pos, &ctx, c, w);
-        discount_mover(pos, c, w, &mut parts);
+        discount_mover(pos, c, w, root, &mut parts);
         run[c.index()] = parts[RUNNERS];
         let v: i32 = parts.iter().sum();
         s += if c == Color::Gold { v } else { -v };
@@ -125,9 +125,15 @@ const DANGERS: usize = 5;
 /// discount in full with a whole turn left and shrinking with the steps
 /// spent (the fewer steps, the less of the danger it can still act on).
 #[inline]
-fn discount_mover(pos: &Position, c: Color, w: &Weights, parts: &mut [i32; 12]) {
+fn discount_mover(
+    pos: &Position,
+    c: Color,
+    w: &Weights,
+    root: Option<Color>,
+    parts: &mut [i32; 12],
+) {
     let pct = w.danger_mover_pct;
-    if pct == 100 || c != pos.side() {
+    if pct == 100 || c != pos.side() || root == Some(c) {
         return;
     }
     let left = pos.steps_left() as i32;
@@ -147,7 +153,7 @@ pub enum Part {
 
 /// Every knowledge term of `pos` by name, for `aamir eval`; they add up
 /// to [`knowledge`]. Terms switched off score 0.
-pub fn parts(pos: &Position, w: &Weights) -> Vec<(&'static str, Part)> {
+pub fn parts(pos: &Position, w: &Weights, root: Option<Color>) -> Vec<(&'static str, Part)> {
     let mut ctx = Context::new(pos);
     ctx.trap = trapcontrol::raw_control(pos, &ctx);
     let mut out = vec![(
@@ -161,8 +167,8 @@ pub fn parts(pos: &Position, w: &Weights) -> Vec<(&'static str, Part)> {
     )];
     let mut g = side_parts(pos, &ctx, Color::Gold, w);
     let mut s = side_parts(pos, &ctx, Color::Silver, w);
-    discount_mover(pos, Color::Gold, w, &mut g);
-    discount_mover(pos, Color::Silver, w, &mut s);
+    discount_mover(pos, Color::Gold, w, root, &mut g);
+    discount_mover(pos, Color::Silver, w, root, &mut s);
     for (i, name) in SIDE_PARTS.iter().enumerate() {
         out.push((name, Part::Sides(g[i], s[i])));
     }

@@ -147,7 +147,9 @@ crate::settings::table! {
         /// does, and the exact one-push threat term already charges what
         /// it cannot parry: at 100 a camel it was about to walk out of
         /// danger was charged about 490 centi-rabbits at once (a Sharp game,
-        /// docs/experiments.md, stop 70). 100 = every side pays in full.
+        /// docs/experiments.md, stop 70). In a search only the opponent of
+        /// the side searching is discounted (see `Evaluator::root`). 100 =
+        /// every side pays in full.
         danger_mover_pct: i32 = 100, 0..=100;
         /// A blockaded elephant (a quarter when one way out is left).
         blockade: i32 = 0, WEIGHT_RANGE;
@@ -207,10 +209,17 @@ static CENTER: [i32; 64] = make_center();
 /// time that this stays below its win band.
 pub const EVAL_LIMIT: i32 = 25_000;
 
-/// The evaluator: weights plus nothing else, so it can be shared freely.
+/// The evaluator: weights and the side a search plays for, so it can be
+/// shared freely.
 #[derive(Clone, Debug, Default)]
 pub struct Evaluator {
     pub w: Weights,
+    /// The side the search plays for, when a search sets it. Then only the
+    /// other side's dangers are discounted by `danger_mover_pct` when it is
+    /// to move: the opponent gets credit for walking out of danger, and our
+    /// own pieces are not trusted to. `None` (every tool but the search)
+    /// discounts either side to move alike, so the score stays symmetric.
+    pub root: Option<Color>,
 }
 
 impl Evaluator {
@@ -220,7 +229,7 @@ impl Evaluator {
         let mut s = material::material(pos, me);
         s += self.side_terms(pos, me) - self.side_terms(pos, me.opp());
         s += self.w.tempo * pos.steps_left() as i32;
-        let (k, run) = knowledge::knowledge(pos, &self.w);
+        let (k, run) = knowledge::knowledge(pos, &self.w, self.root);
         s += if me == Color::Gold { k } else { -k };
         s += self.capture_terms(pos);
         s += self.variance_part(s, run, me);
@@ -306,7 +315,7 @@ impl Evaluator {
         let mut tempo = [0, 0];
         tempo[me.index()] = self.w.tempo * pos.steps_left() as i32;
         lines.push(TermLine::by_color("tempo", tempo));
-        for (name, by_side) in knowledge::parts(pos, &self.w) {
+        for (name, by_side) in knowledge::parts(pos, &self.w, self.root) {
             lines.push(match by_side {
                 knowledge::Part::Sides(g, s) => TermLine::sides(name, g, s),
                 knowledge::Part::Net(v) => TermLine::net(name, v),
@@ -320,7 +329,7 @@ impl Evaluator {
         loss[me.index()] = -threat;
         lines.push(TermLine::by_color("threatened (side to move)", loss));
         let before = lines.iter().map(|l| l.net).sum::<i32>() * sign(me);
-        let (_, run) = knowledge::knowledge(pos, &self.w);
+        let (_, run) = knowledge::knowledge(pos, &self.w, self.root);
         let mut odds = [0, 0];
         odds[me.index()] = self.variance_part(before, run, me);
         lines.push(TermLine::by_color("runners as odds (side to move)", odds));
@@ -870,5 +879,13 @@ mod weight_tests {
         assert_eq!(side_sum(&disc, &pos, true), side_sum(&full, &pos, true));
         let own = side_sum(&full, &pos, false);
         assert!((side_sum(&disc, &pos, false) - own / 2).abs() <= 5);
+        // A search for gold: silver to move is discounted, gold to move is
+        // not (its own pieces are not trusted to walk out of danger).
+        let mut for_gold = disc.clone();
+        for_gold.root = Some(Color::Gold);
+        assert_eq!(for_gold.evaluate(&pos), disc.evaluate(&pos));
+        let pos = parse_side_and_board(&format!("g [{board}]")).unwrap();
+        assert_eq!(side_sum(&for_gold, &pos, true), charged);
+        assert_eq!(for_gold.evaluate(&pos), full.evaluate(&pos));
     }
 }

@@ -165,6 +165,7 @@ impl Searcher {
             preparing: None,
             eval: Evaluator {
                 w: config.eval.clone(),
+                root: None,
             },
             config: config.clone(),
         };
@@ -219,6 +220,7 @@ impl Searcher {
         }
         self.eval = Evaluator {
             w: config.eval.clone(),
+            root: None,
         };
         self.config = config.clone();
     }
@@ -329,7 +331,13 @@ impl Searcher {
         tt.new_search();
         let params = &self.config.search;
         let threads = self.config.engine.threads;
-        let eval = &self.eval;
+        // The search plays for the side to move: `danger_mover_pct` then
+        // discounts only the opponent's dangers (see `Evaluator::root`).
+        let root_eval = Evaluator {
+            root: Some(me),
+            ..self.eval.clone()
+        };
+        let eval = &root_eval;
         let helpers_stop = AtomicBool::new(false);
         let total_nodes = AtomicU64::new(0);
         let (best_idx, best_score, done_depth) = std::thread::scope(|s| {
