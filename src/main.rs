@@ -671,10 +671,7 @@ fn run(cli: Cli) -> Result<()> {
                 move_label,
             } = record;
             let config = config(&params, &[])?;
-            let eval = aamir::eval::Evaluator {
-                w: config.eval,
-                root: None,
-            };
+            let eval = aamir::eval::Evaluator { w: config.eval };
             let source = match (&position, &game) {
                 (_, Some(g)) => tools::evalcmd::Source::Game {
                     path: g,
@@ -751,7 +748,7 @@ fn run(cli: Cli) -> Result<()> {
                     cache: label_cache,
                 }),
             };
-            let start = aamir::eval::Evaluator { w, root: None };
+            let start = aamir::eval::Evaluator { w };
             aamir::tune::fit::run(start, &data, &files, &opts).map(|_| ())
         }
         Some(Command::TuneOrder {
@@ -829,7 +826,7 @@ fn run(cli: Cli) -> Result<()> {
                 out,
                 command: format!("aamir {}", args.join(" ")),
             };
-            let start = aamir::eval::Evaluator { w, root: None };
+            let start = aamir::eval::Evaluator { w };
             aamir::tune::moves::run(start, &files, &opts).map(|_| ())
         }
         Some(Command::Match(args)) => aamir::arena::cli::main(*args),

@@ -24,7 +24,7 @@ use crate::board::{Color, Position};
 /// The knowledge terms in centi-rabbits, gold minus silver, and each
 /// side's rabbit runners among them (by colour index; the evaluation may
 /// weigh those as odds, [`super::variance`]).
-pub fn knowledge(pos: &Position, w: &Weights, root: Option<Color>) -> (i32, [i32; 2]) {
+pub fn knowledge(pos: &Position, w: &Weights) -> (i32, [i32; 2]) {
     // All off (the default until the weights are fitted): no shared facts
     // to compute, so the evaluation costs what it did before these terms.
     if !any_on(w) {
@@ -47,8 +47,7 @@ pub fn knowledge(pos: &Position, w: &Weights, root: Option<Color>) -> (i32, [i32
     }
     let mut run = [0, 0];
     for c in Color::BOTH {
-        let mut parts = side_parts(pos, &ctx, c, w);
-        discount_mover(pos, c, w, root, &mut parts);
+        let parts = side_parts(pos, &ctx, c, w);
         run[c.index()] = parts[RUNNERS];
         let v: i32 = parts.iter().sum();
         s += if c == Color::Gold { v } else { -v };
@@ -117,33 +116,6 @@ fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 12]
     ]
 }
 
-/// Where the danger terms end in [`side_parts`]: danger at traps, trap
-/// threats, hostages, frames and dominance come first.
-const DANGERS: usize = 5;
-
-/// Scales the side to move's danger terms by `danger_mover_pct`, the
-/// discount in full with a whole turn left and shrinking with the steps
-/// spent (the fewer steps, the less of the danger it can still act on).
-#[inline]
-fn discount_mover(
-    pos: &Position,
-    c: Color,
-    w: &Weights,
-    root: Option<Color>,
-    parts: &mut [i32; 12],
-) {
-    let pct = w.danger_mover_pct;
-    if pct == 100 || c != pos.side() || root == Some(c) {
-        return;
-    }
-    let left = pos.steps_left() as i32;
-    let full = crate::board::STEPS_PER_TURN as i32;
-    let scale = 100 * full - (100 - pct) * left;
-    for v in parts.iter_mut().take(DANGERS) {
-        *v = *v * scale / (100 * full);
-    }
-}
-
 /// How one knowledge term is scored: each side's own part, or one score
 /// for gold (trap control, scored per trap for its owner).
 pub enum Part {
@@ -153,7 +125,7 @@ pub enum Part {
 
 /// Every knowledge term of `pos` by name, for `aamir eval`; they add up
 /// to [`knowledge`]. Terms switched off score 0.
-pub fn parts(pos: &Position, w: &Weights, root: Option<Color>) -> Vec<(&'static str, Part)> {
+pub fn parts(pos: &Position, w: &Weights) -> Vec<(&'static str, Part)> {
     let mut ctx = Context::new(pos);
     ctx.trap = trapcontrol::raw_control(pos, &ctx);
     let mut out = vec![(
@@ -165,10 +137,8 @@ pub fn parts(pos: &Position, w: &Weights, root: Option<Color>) -> Vec<(&'static 
             w.tc_attack_pct,
         )),
     )];
-    let mut g = side_parts(pos, &ctx, Color::Gold, w);
-    let mut s = side_parts(pos, &ctx, Color::Silver, w);
-    discount_mover(pos, Color::Gold, w, root, &mut g);
-    discount_mover(pos, Color::Silver, w, root, &mut s);
+    let g = side_parts(pos, &ctx, Color::Gold, w);
+    let s = side_parts(pos, &ctx, Color::Silver, w);
     for (i, name) in SIDE_PARTS.iter().enumerate() {
         out.push((name, Part::Sides(g[i], s[i])));
     }

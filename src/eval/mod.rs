@@ -140,17 +140,6 @@ crate::settings::table! {
         frame_pct: i32 = 15, WEIGHT_RANGE;
         /// Dominated officers far from support: percent of their value.
         dominance_pct: i32 = 15, WEIGHT_RANGE;
-        /// Percent of its own danger terms (danger at traps, trap threats,
-        /// hostages, frames, dominance) the side to move pays at the start
-        /// of its turn; part way through, the discount shrinks with the
-        /// steps it has left. It can act on those dangers before the enemy
-        /// does, and the exact one-push threat term already charges what
-        /// it cannot parry: at 100 a camel it was about to walk out of
-        /// danger was charged about 490 centi-rabbits at once (a Sharp game,
-        /// docs/experiments.md, stop 70). In a search only the opponent of
-        /// the side searching is discounted (see `Evaluator::root`). 100 =
-        /// every side pays in full.
-        danger_mover_pct: i32 = 100, 0..=100;
         /// A blockaded elephant (a quarter when one way out is left).
         blockade: i32 = 0, WEIGHT_RANGE;
         /// Rabbit goal threats by steps to goal, percent of the base table.
@@ -209,17 +198,10 @@ static CENTER: [i32; 64] = make_center();
 /// time that this stays below its win band.
 pub const EVAL_LIMIT: i32 = 25_000;
 
-/// The evaluator: weights and the side a search plays for, so it can be
-/// shared freely.
+/// The evaluator: weights plus nothing else, so it can be shared freely.
 #[derive(Clone, Debug, Default)]
 pub struct Evaluator {
     pub w: Weights,
-    /// The side the search plays for, when a search sets it. Then only the
-    /// other side's dangers are discounted by `danger_mover_pct` when it is
-    /// to move: the opponent gets credit for walking out of danger, and our
-    /// own pieces are not trusted to. `None` (every tool but the search)
-    /// discounts either side to move alike, so the score stays symmetric.
-    pub root: Option<Color>,
 }
 
 impl Evaluator {
@@ -229,7 +211,7 @@ impl Evaluator {
         let mut s = material::material(pos, me);
         s += self.side_terms(pos, me) - self.side_terms(pos, me.opp());
         s += self.w.tempo * pos.steps_left() as i32;
-        let (k, run) = knowledge::knowledge(pos, &self.w, self.root);
+        let (k, run) = knowledge::knowledge(pos, &self.w);
         s += if me == Color::Gold { k } else { -k };
         s += self.capture_terms(pos);
         s += self.variance_part(s, run, me);
@@ -315,7 +297,7 @@ impl Evaluator {
         let mut tempo = [0, 0];
         tempo[me.index()] = self.w.tempo * pos.steps_left() as i32;
         lines.push(TermLine::by_color("tempo", tempo));
-        for (name, by_side) in knowledge::parts(pos, &self.w, self.root) {
+        for (name, by_side) in knowledge::parts(pos, &self.w) {
             lines.push(match by_side {
                 knowledge::Part::Sides(g, s) => TermLine::sides(name, g, s),
                 knowledge::Part::Net(v) => TermLine::net(name, v),
@@ -329,7 +311,7 @@ impl Evaluator {
         loss[me.index()] = -threat;
         lines.push(TermLine::by_color("threatened (side to move)", loss));
         let before = lines.iter().map(|l| l.net).sum::<i32>() * sign(me);
-        let (_, run) = knowledge::knowledge(pos, &self.w, self.root);
+        let (_, run) = knowledge::knowledge(pos, &self.w);
         let mut odds = [0, 0];
         odds[me.index()] = self.variance_part(before, run, me);
         lines.push(TermLine::by_color("runners as odds (side to move)", odds));
@@ -556,7 +538,6 @@ mod tests {
             ("frame_pct", 30),
             ("ele_mobility", 60),
             ("dominance_pct", 30),
-            ("danger_mover_pct", 50),
             ("blockade", 80),
             ("goal_line", 5),
             ("placement_pct", 100),
@@ -814,78 +795,5 @@ mod weight_tests {
         let text = format!("s [{}]", rows.concat());
         let pos = parse_side_and_board(&text).unwrap();
         assert!(e.evaluate(&pos) < off.evaluate(&pos));
-    }
-
-    /// `danger_mover_pct` discounts the side to move's danger terms only:
-    /// in full with a whole turn left, by half as much with two steps
-    /// left; the side not to move pays in full, and the other terms are
-    /// left alone.
-    #[test]
-    fn the_side_to_move_pays_less_of_its_dangers() {
-        use crate::board::notation::parse_side_and_board;
-        use crate::settings::Table;
-        // Stop 70's position (a Sharp game): gold's camel frozen on c5
-        // beside silver's elephant, next to the c6 trap.
-        let board = [
-            "rrrrdrcr", " hrd rm ", " c      ", "  M     ", "  e  E  ", "R     H ", "  RDRCH ",
-            "DCRRRR R",
-        ]
-        .concat();
-        let mut disc = Evaluator::default();
-        disc.w.set_named("danger_mover_pct", "50").unwrap();
-        let full = Evaluator::default();
-        let dangers = [
-            "pieces in danger at traps",
-            "trap threats by distance",
-            "hostages",
-            "frames",
-            "dominance",
-        ];
-        let side_sum = |e: &Evaluator, pos: &Position, gold: bool| -> i32 {
-            e.explain(pos)
-                .iter()
-                .filter(|l| dangers.contains(&l.name))
-                .map(|l| {
-                    let (g, s) = l.sides.unwrap();
-                    if gold { g } else { s }
-                })
-                .sum()
-        };
-        let others = |e: &Evaluator, pos: &Position| -> Vec<i32> {
-            e.explain(pos)
-                .iter()
-                .filter(|l| !dangers.contains(&l.name) && !l.name.starts_with("runners as odds"))
-                .map(|l| l.net)
-                .collect()
-        };
-        let mut pos = parse_side_and_board(&format!("g [{board}]")).unwrap();
-        let charged = side_sum(&full, &pos, true);
-        assert!(charged < -150, "gold's camel is in danger: {charged}");
-        let at_start = side_sum(&disc, &pos, true);
-        assert!(
-            (at_start - charged / 2).abs() <= 5,
-            "{at_start} against {charged}"
-        );
-        assert_eq!(others(&disc, &pos), others(&full, &pos));
-        assert!(disc.evaluate(&pos) > full.evaluate(&pos));
-        pos.set_steps_left(2);
-        let mid = side_sum(&disc, &pos, true);
-        assert!(
-            (mid - charged * 3 / 4).abs() <= 5,
-            "{mid} against {charged}"
-        );
-        // Silver to move: gold's dangers are charged in full.
-        let pos = parse_side_and_board(&format!("s [{board}]")).unwrap();
-        assert_eq!(side_sum(&disc, &pos, true), side_sum(&full, &pos, true));
-        let own = side_sum(&full, &pos, false);
-        assert!((side_sum(&disc, &pos, false) - own / 2).abs() <= 5);
-        // A search for gold: silver to move is discounted, gold to move is
-        // not (its own pieces are not trusted to walk out of danger).
-        let mut for_gold = disc.clone();
-        for_gold.root = Some(Color::Gold);
-        assert_eq!(for_gold.evaluate(&pos), disc.evaluate(&pos));
-        let pos = parse_side_and_board(&format!("g [{board}]")).unwrap();
-        assert_eq!(side_sum(&for_gold, &pos, true), charged);
-        assert_eq!(for_gold.evaluate(&pos), full.evaluate(&pos));
     }
 }

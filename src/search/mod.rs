@@ -165,7 +165,6 @@ impl Searcher {
             preparing: None,
             eval: Evaluator {
                 w: config.eval.clone(),
-                root: None,
             },
             config: config.clone(),
         };
@@ -220,7 +219,6 @@ impl Searcher {
         }
         self.eval = Evaluator {
             w: config.eval.clone(),
-            root: None,
         };
         self.config = config.clone();
     }
@@ -331,13 +329,7 @@ impl Searcher {
         tt.new_search();
         let params = &self.config.search;
         let threads = self.config.engine.threads;
-        // The search plays for the side to move: `danger_mover_pct` then
-        // discounts only the opponent's dangers (see `Evaluator::root`).
-        let root_eval = Evaluator {
-            root: Some(me),
-            ..self.eval.clone()
-        };
-        let eval = &root_eval;
+        let eval = &self.eval;
         let helpers_stop = AtomicBool::new(false);
         let total_nodes = AtomicU64::new(0);
         let (best_idx, best_score, done_depth) = std::thread::scope(|s| {

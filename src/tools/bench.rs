@@ -287,7 +287,6 @@ pub fn run_eval(config: &EngineConfig) -> Result<()> {
     let rounds = 40;
     let full = Evaluator {
         w: config.eval.clone(),
-        root: None,
     };
     let mut bare = full.clone();
     // The terms that are on, each with the evaluation that lacks it.
@@ -344,9 +343,9 @@ mod tests {
         for n in KNOWLEDGE_TERMS.iter().flat_map(|(_, ws)| ws.iter()) {
             w.set_named(n, "0").unwrap();
         }
-        assert_eq!(crate::eval::knowledge::knowledge(&pos, &w, None).0, 0);
+        assert_eq!(crate::eval::knowledge::knowledge(&pos, &w).0, 0);
         assert_ne!(
-            crate::eval::knowledge::knowledge(&pos, &Weights::default(), None).0,
+            crate::eval::knowledge::knowledge(&pos, &Weights::default()).0,
             0
         );
     }
