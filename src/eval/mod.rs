@@ -6,7 +6,6 @@
 //! officers' placement and rabbit advancement. Their weights live in one
 //! table, [`Weights`]: a new weight is one line there.
 
-pub mod alignment;
 pub mod blockades;
 pub mod dominance;
 pub mod geometry;
@@ -169,10 +168,6 @@ crate::settings::table! {
         /// Thin wings: a side charged for a wing its elephant and three
         /// strongest kinds reach poorly, percent (see `wings`; 0 = off).
         wing_pct: i32 = 0, WEIGHT_RANGE;
-        /// Attack alignment: the three strongest kinds paid for standing
-        /// near the strongest enemy kind each outranks, percent (see
-        /// `alignment`; 0 = off).
-        align_pct: i32 = 0, WEIGHT_RANGE;
     }
 }
 
