@@ -55,8 +55,8 @@ fn roundrobin(tag: &str, bots: &[Bot], tc: &str, rounds: usize, limit: Duration)
             return run;
         }
         eprintln!(
-            "roundrobin ({tag}) attempt {attempt}: the wall clock moved {wall:?} \
-             while {mono:?} passed; its move timing is void, running it again"
+            "roundrobin ({tag}) attempt {attempt} of 3: the wall clock moved {wall:?} \
+             while {mono:?} passed; its move timing is void"
         );
     }
     panic!("roundrobin ({tag}): the wall clock was stepped in three runs in a row");
