@@ -5,8 +5,8 @@
 //! blockades ([`super::blockades`]), elephant mobility
 //! ([`super::mobility`]), rabbit goal threats and goal-line
 //! defence ([`super::rabgoal`]), rabbit runners ([`super::runners`]),
-//! placement by rank ([`super::placement`]) and wing balance
-//! ([`super::wings`]).
+//! placement by rank ([`super::placement`]), wing balance
+//! ([`super::wings`]) and attack alignment ([`super::alignment`]).
 //!
 //! They share one [`Context`] (frozen pieces, how many enemy pieces outrank
 //! each kind, trap control), built once per evaluation. Every term is
@@ -16,7 +16,7 @@
 use super::Weights;
 use super::geometry::Context;
 use super::{
-    blockades, dominance, hostages, mobility, placement, rabgoal, runners, trapcontrol,
+    alignment, blockades, dominance, hostages, mobility, placement, rabgoal, runners, trapcontrol,
     trapthreats, wings,
 };
 use crate::board::{Color, Position};
@@ -72,13 +72,14 @@ fn any_on(w: &Weights) -> bool {
         w.placement_pct,
         w.ele_mobility,
         w.wing_pct,
+        w.align_pct,
     ]
     .iter()
     .any(|&v| v != 0)
 }
 
 /// Names of [`side_parts`], in order.
-const SIDE_PARTS: [&str; 12] = [
+const SIDE_PARTS: [&str; 13] = [
     "pieces in danger at traps",
     "trap threats by distance",
     "hostages",
@@ -91,6 +92,7 @@ const SIDE_PARTS: [&str; 12] = [
     "placement",
     "elephant mobility",
     "wing balance",
+    "attack alignment",
 ];
 
 /// Where the rabbit runners sit in [`side_parts`].
@@ -99,7 +101,7 @@ const RUNNERS: usize = 7;
 /// Each per-side term of `c`, good for `c` when positive, in the order of
 /// [`SIDE_PARTS`].
 #[inline]
-fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 12] {
+fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 13] {
     [
         -trapcontrol::trap_danger(pos, ctx, c, w.trap_danger_pct),
         -trapthreats::trap_threats(pos, ctx, c, w.trap_threat_pct),
@@ -113,6 +115,7 @@ fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 12]
         placement::placement(pos, ctx, c, w.placement_pct),
         -mobility::elephant_mobility(pos, c, w.ele_mobility),
         -wings::wing_balance(pos, ctx, c, w.wing_pct),
+        alignment::alignment(pos, ctx, c, w.align_pct),
     ]
 }
 

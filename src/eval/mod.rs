@@ -6,6 +6,7 @@
 //! officers' placement and rabbit advancement. Their weights live in one
 //! table, [`Weights`]: a new weight is one line there.
 
+pub mod alignment;
 pub mod blockades;
 pub mod dominance;
 pub mod geometry;
@@ -168,6 +169,10 @@ crate::settings::table! {
         /// Thin wings: a side charged for a wing its elephant and three
         /// strongest kinds reach poorly, percent (see `wings`; 0 = off).
         wing_pct: i32 = 0, WEIGHT_RANGE;
+        /// Attack alignment: the three strongest kinds paid for standing
+        /// near the strongest enemy kind each outranks, percent (see
+        /// `alignment`; 0 = off; 100 adopted at stop 73 by SPRT).
+        align_pct: i32 = 100, WEIGHT_RANGE;
     }
 }
 
@@ -543,6 +548,7 @@ mod tests {
             ("placement_pct", 100),
             ("rabbit_var_pct", 60),
             ("wing_pct", 100),
+            ("align_pct", 100),
         ] {
             on.w.set_named(name, &v.to_string()).unwrap();
         }

@@ -218,6 +218,7 @@ const KNOWLEDGE_TERMS: &[(&str, &[&str])] = &[
     ("placement", &["placement_pct"]),
     ("elephant mobility", &["ele_mobility"]),
     ("wing balance", &["wing_pct"]),
+    ("attack alignment", &["align_pct"]),
 ];
 
 /// Positions for `bench --eval`: from each bench position, seeded random
