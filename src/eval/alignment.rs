@@ -72,9 +72,6 @@ pub fn alignment(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
             }
         }
         place += 1;
-        if place == BASE.len() {
-            break;
-        }
     }
     total * pct / 100
 }
