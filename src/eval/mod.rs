@@ -164,15 +164,19 @@ crate::settings::table! {
         /// Placement tables by stronger enemies, percent.
         placement_pct: i32 = 0, WEIGHT_RANGE;
         /// A cramped elephant (few squares within four steps): the charge
-        /// at no reach at all (see `mobility`).
-        ele_mobility: i32 = 0, WEIGHT_RANGE;
+        /// at no reach at all (see `mobility`). 100, with `wing_pct` 200
+        /// and `align_pct` 200, against 0, 0 and 100 won its SPRT, 197-151,
+        /// +46.2 Elo [+9.4, +83.0] (docs/experiments.md, stop 74).
+        ele_mobility: i32 = 100, WEIGHT_RANGE;
         /// Thin wings: a side charged for a wing its elephant and three
-        /// strongest kinds reach poorly, percent (see `wings`; 0 = off).
-        wing_pct: i32 = 0, WEIGHT_RANGE;
+        /// strongest kinds reach poorly, percent (see `wings`; 0 = off;
+        /// 200 adopted with the stop 74 bundle, see `ele_mobility`).
+        wing_pct: i32 = 200, WEIGHT_RANGE;
         /// Attack alignment: the three strongest kinds paid for standing
         /// near the strongest enemy kind each outranks, percent (see
-        /// `alignment`; 0 = off; 100 adopted at stop 73 by SPRT).
-        align_pct: i32 = 100, WEIGHT_RANGE;
+        /// `alignment`; 0 = off; 100 adopted at stop 73 by SPRT, 200 with
+        /// the stop 74 bundle, see `ele_mobility`).
+        align_pct: i32 = 200, WEIGHT_RANGE;
     }
 }
 
@@ -724,9 +728,12 @@ mod weight_tests {
         // Runners read as odds rescale the whole score by how far ahead a
         // side is (gold leads by a whole army against rabbits alone), so
         // they are off here: this is about crowding's points.
+        // Elephant mobility is off too: a rabbit on d4 cramps silver's
+        // elephant, a gain of its own that is not crowding's business.
         let mut off = Evaluator::default();
         off.w.rabbit_crowd_pct = 0;
         off.w.rabbit_var_pct = 0;
+        off.w.ele_mobility = 0;
         let mut on = off.clone();
         on.w.rabbit_crowd_pct = 13;
         let adv = |e: &Evaluator, f: &dyn Fn(&str, &str) -> Position| {
