@@ -7,8 +7,7 @@
 //! how close the strongest unfrozen attacker is (one or two steps), with
 //! the distance to the nearest own piece at least as strong as that
 //! attacker (its support), and when a trap the enemy controls is within two
-//! steps of the piece (elsewhere a share of the charge set by a weight).
-//! It is charged as a share of the piece's value.
+//! steps of the piece. It is charged as a share of the piece's value.
 
 use super::geometry::{Context, disk, dist, nearest_trap, piece_value};
 use crate::board::bitboard::{Bitboard, adjacent};
@@ -20,9 +19,8 @@ const BY_ATTACKER: [i32; 3] = [0, 8, 4];
 const BY_SUPPORT: [i32; 8] = [0, 1, 2, 4, 6, 7, 8, 8];
 
 /// Centi-rabbits `c` stands to lose through its dominated officers, at
-/// `pct` percent of a piece's value in the worst case; `far` eighths of
-/// that for an officer with no enemy-held trap within two steps.
-pub fn dominance(pos: &Position, ctx: &Context, c: Color, pct: i32, far: i32) -> i32 {
+/// `pct` percent of a piece's value in the worst case.
+pub fn dominance(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
     if pct == 0 {
         return 0;
     }
@@ -70,7 +68,7 @@ pub fn dominance(pos: &Position, ctx: &Context, c: Color, pct: i32, far: i32) ->
             let trap = if td <= 2 && ctx.trap_for(c, t) < 0 {
                 8
             } else {
-                far
+                3
             };
             // A friend next to it at least unfreezes it: a little less.
             let friends = if (adjacent(sq) & pos.occupied_by(c)).any() {
@@ -92,7 +90,7 @@ mod tests {
 
     fn eval_side(rows: [&str; 8], c: Color) -> i32 {
         let p = test_pos(rows);
-        dominance(&p, &test_ctx(&p), c, 40, 3)
+        dominance(&p, &test_ctx(&p), c, 40)
     }
 
     #[test]
@@ -115,36 +113,6 @@ mod tests {
         );
         assert!(far > 60, "{far}");
         assert!(near * 3 < far, "{near} vs {far}");
-    }
-
-    #[test]
-    fn the_far_share_scales_only_officers_away_from_enemy_traps() {
-        let charge = |rows: [&str; 8], far: i32| {
-            let p = test_pos(rows);
-            dominance(&p, &test_ctx(&p), Color::Gold, 40, far)
-        };
-        // Gold camel a2 under silver elephant a3, three steps from any
-        // trap, gold's elephant far off on h1.
-        let home = [
-            "       r", "        ", "        ", "        ", "        ", "e       ", "M       ",
-            "R      E",
-        ];
-        let (three, eight, none) = (charge(home, 3), charge(home, 8), charge(home, 0));
-        assert!(three > 0, "{three}");
-        assert_eq!(none, 0);
-        // 8 eighths against 3, up to the rounding of each.
-        assert!(
-            eight * 3 >= three * 8 - 8 && eight * 3 <= three * 8 + 8,
-            "{three} {eight}"
-        );
-        // Beside a trap silver holds the share is already whole: the far
-        // share must not change it.
-        let trap = [
-            "       r", "   e    ", "   M    ", "        ", "        ", "        ", "    E   ",
-            "R       ",
-        ];
-        assert_eq!(charge(trap, 0), charge(trap, 8));
-        assert!(charge(trap, 0) > 0);
     }
 
     #[test]

@@ -107,7 +107,7 @@ fn side_parts(pos: &Position, ctx: &Context, c: Color, w: &Weights) -> [i32; 13]
         -trapthreats::trap_threats(pos, ctx, c, w.trap_threat_pct),
         -hostages::hostages(pos, ctx, c, w.hostage_pct, w.hostage_holder),
         -hostages::frames(pos, ctx, c, w.frame_pct),
-        -dominance::dominance(pos, ctx, c, w.dominance_pct, w.dominance_far_eighths),
+        -dominance::dominance(pos, ctx, c, w.dominance_pct),
         -blockades::elephant_blockade(pos, c, w.blockade),
         rabgoal::rabbit_goal_threats(pos, ctx, c, w.rabbit_goal_pct),
         runners::rabbit_runners(pos, ctx, c, w.rabbit_run_pct),

@@ -141,12 +141,6 @@ crate::settings::table! {
         frame_pct: i32 = 15, WEIGHT_RANGE;
         /// Dominated officers far from support: percent of their value.
         dominance_pct: i32 = 15, WEIGHT_RANGE;
-        /// Dominance away from enemy-held traps: the share (eighths) of a
-        /// dominated officer's charge when no trap the enemy controls is
-        /// within two steps of it (8 next to one). An elephant beside a
-        /// lone camel in the camel's own half drags it forward turn after
-        /// turn, towards traps the enemy does hold.
-        dominance_far_eighths: i32 = 3, 0..=8;
         /// A blockaded elephant (a quarter when one way out is left).
         blockade: i32 = 0, WEIGHT_RANGE;
         /// Rabbit goal threats by steps to goal, percent of the base table.
