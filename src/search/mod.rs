@@ -333,7 +333,11 @@ impl Searcher {
         let helpers_stop = AtomicBool::new(false);
         let total_nodes = AtomicU64::new(0);
         let (best_idx, best_score, done_depth) = std::thread::scope(|s| {
-            if !ready {
+            // Stopped already (while the root list was scored, or before
+            // the search began): the static pick answers. Whether a table
+            // prepared in the background is ready by now must not decide
+            // what a stopped search answers.
+            if !ready || stop.load(Ordering::Relaxed) {
                 return (0, -INF, 0);
             }
             // Helper threads (lazy SMP): the same iterative deepening on
