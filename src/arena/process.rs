@@ -126,6 +126,10 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     rx: Receiver<Event>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// The thread reading stderr: after a kill it is given a moment to
+    /// take the last lines, which a crashing engine writes just before it
+    /// exits, so that the failure report shows them.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     transcript: VecDeque<String>,
     started: Instant,
     closed: bool,
@@ -219,16 +223,17 @@ impl EngineProcess {
             });
         }
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let mut stderr_reader = None;
         if let Some(err) = stderr {
             let tail = Arc::clone(&stderr_tail);
-            std::thread::spawn(move || {
+            stderr_reader = Some(std::thread::spawn(move || {
                 for_each_line(err, |text, _| {
                     if let Ok(mut q) = tail.lock() {
                         push_tail(&mut q, clip(&text, 500));
                     }
                     true
                 });
-            });
+            }));
         }
         Ok(EngineProcess {
             name: spec.name.clone(),
@@ -236,6 +241,7 @@ impl EngineProcess {
             stdin,
             rx,
             stderr_tail,
+            stderr_reader,
             transcript: VecDeque::new(),
             started: Instant::now(),
             closed: false,
@@ -551,9 +557,25 @@ impl EngineProcess {
 
     /// Kills the engine's whole process group and reaps it.
     pub fn kill(&mut self) {
-        if self.reaped {
-            return;
+        if !self.reaped {
+            self.end_process();
         }
+        // The pipe ends with the process group; wait a little for the
+        // reader to reach its end (bounded: a stray holder of the pipe
+        // must not stall the match).
+        if let Some(h) = self.stderr_reader.take() {
+            let until = Instant::now() + Duration::from_millis(300);
+            while !h.is_finished() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            if h.is_finished() {
+                let _ = h.join();
+            }
+        }
+    }
+
+    /// Kills the process and its group, and reaps it.
+    fn end_process(&mut self) {
         #[cfg(unix)]
         {
             // The group id is the child's pid (process_group(0)); killing the
