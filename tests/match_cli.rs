@@ -1188,3 +1188,122 @@ fn the_length_warning_is_one_clean_sentence() {
         "{err}"
     );
 }
+
+/// Pairs the candidates' games of a gauntlet by round, as the summary
+/// should: (first won, second won) for every round both played.
+fn pairs_by_round(s: &Value, first: &str, second: &str) -> Vec<(bool, bool)> {
+    let won = |name: &str| -> std::collections::BTreeMap<u64, bool> {
+        games(s)
+            .iter()
+            .filter(|g| g["gold"] == name || g["silver"] == name)
+            .map(|g| {
+                let side = g["winner"].as_str().unwrap();
+                (g["round"].as_u64().unwrap(), g[side] == name)
+            })
+            .collect()
+    };
+    let (a, b) = (won(first), won(second));
+    a.iter()
+        .filter_map(|(r, &x)| b.get(r).map(|&y| (x, y)))
+        .collect()
+}
+
+#[test]
+fn a_gauntlet_pairs_its_candidates_and_tests_their_difference() {
+    let out = out_dir("paired");
+    // `good` plays at random; `bad` plays an illegal first move every
+    // game, so it loses every game and only `good` can win a pair: the
+    // SPRT on the difference accepts H1 (100 Elo) at the 12th pair `good`
+    // won alone (LLR 2.96 >= ln 19), however many pairs both lost.
+    let s = run_ok(
+        &[
+            simple_engine("ref"),
+            fake("good", "--seed 21"),
+            fake("bad", "--fault illegal --at 1"),
+        ],
+        &[
+            "--mode",
+            "gauntlet",
+            "--tc",
+            "1s/2s",
+            "--max-turns",
+            "4",
+            "--games",
+            "400",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "0",
+            "100",
+            "0.05",
+            "0.05",
+        ],
+        &out,
+    );
+    assert_eq!(s["status"], "sprt");
+    let p = &s["paired"][0];
+    assert_eq!(
+        (p["first"].as_str(), p["second"].as_str()),
+        (Some("good"), Some("bad"))
+    );
+    assert_eq!(p["reference"], "ref");
+    assert_eq!(p["sprt"]["decision"], "h1");
+    let c = &p["counts"];
+    assert_eq!(c["first_only"], 12, "{p}");
+    assert_eq!(c["second_only"], 0);
+    assert_eq!(c["both_won"], 0);
+    // The counts are the games' own, paired by round (same opening, same
+    // colours).
+    let pairs = pairs_by_round(&s, "good", "bad");
+    let count = |want: (bool, bool)| pairs.iter().filter(|&&x| x == want).count() as u64;
+    assert_eq!(c["first_only"].as_u64(), Some(count((true, false))));
+    assert_eq!(c["both_lost"].as_u64(), Some(count((false, false))));
+    assert_eq!(p["pairs"].as_u64(), Some(pairs.len() as u64));
+    // Paired games share colours: the reference has the same side in both.
+    for g in games(&s) {
+        let round = g["round"].as_u64().unwrap();
+        assert_eq!(g["gold"] == "ref", round % 2 == 0, "game {}", g["id"]);
+    }
+    // McNemar's z for 12 to 0.
+    assert!((p["z"].as_f64().unwrap() - 12f64.sqrt()).abs() < 1e-9);
+    let text = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert_eq!(figure(&text, "q0.first_only"), "12");
+    assert_eq!(figure(&text, "q0.second_only"), "0");
+    check_report(&out, &s);
+
+    // One scale over the match: `bad` lost every game, a bound below.
+    let o = aamir(&[
+        "match".into(),
+        "rate".into(),
+        "--anchor".into(),
+        "ref".into(),
+        out.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = String::from_utf8_lossy(&o.stdout);
+    let bad = table.lines().find(|l| l.starts_with("bad")).unwrap();
+    assert!(bad.contains(" <-"), "{table}");
+    let good = table.lines().find(|l| l.starts_with("good")).unwrap();
+    assert!(good.contains('\u{b1}'), "{table}");
+}
+
+#[test]
+fn the_sprt_needs_two_engines_or_two_candidates() {
+    let out = out_dir("paired-sprt-bad");
+    let o = aamir(&match_args(
+        &[
+            simple_engine("ref"),
+            fake("a", "--seed 1"),
+            fake("b", "--seed 2"),
+            fake("c", "--seed 3"),
+        ],
+        &[
+            "--mode", "gauntlet", "--tc", "1s/2s", "--sprt", "0", "10", "0.05", "0.05",
+        ],
+        &out,
+    ));
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("exactly two candidates"), "{err}");
+    assert!(!out.join("summary.json").exists(), "nothing was played");
+}

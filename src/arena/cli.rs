@@ -1,9 +1,9 @@
-//! The `aamir match` command line: arguments to a match configuration, and
-//! `aamir match merge`.
+//! The `aamir match` command line: arguments to a match configuration,
+//! `aamir match merge` and `aamir match rate`.
 
 use super::output::write_all;
 use super::runner::{RunOptions, check, run};
-use super::schedule::{Mode, Shard, fingerprint, pairings, parse_openings, schedule};
+use super::schedule::{Mode, Shard, fingerprint, parse_openings, schedule};
 use super::spec::parse_engine_spec;
 use super::stats::Sprt;
 use super::summary::{FORMAT, MatchConfig, OpeningsInfo, Status, Summary, merge, report};
@@ -22,9 +22,16 @@ pub struct MatchArgs {
     /// is a literal comma).
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
-    /// `gauntlet` (first engine against each other) or `roundrobin`.
+    /// `gauntlet` (first engine against each other) or `roundrobin`. A
+    /// gauntlet with two or more candidates after the reference compares
+    /// them pairwise on the games they played on the same opening with the
+    /// same colours: the way to judge a change against a reference engine.
     #[arg(long, default_value = "roundrobin")]
     pub mode: String,
+    /// In a gauntlet, the first N engines are references, each playing
+    /// every candidate after them.
+    #[arg(long, default_value_t = 1)]
+    pub references: u32,
     /// Games per pairing; colours alternate [default: 2]. With `--resume`,
     /// a higher count extends the match.
     #[arg(long)]
@@ -51,8 +58,9 @@ pub struct MatchArgs {
     /// run's].
     #[arg(long)]
     pub concurrency: Option<u32>,
-    /// Stop when the SPRT of H0 `elo0` against H1 `elo1` decides (two
-    /// engines only), e.g. `--sprt 0 10 0.05 0.05`.
+    /// Stop when the SPRT of H0 `elo0` against H1 `elo1` decides, e.g.
+    /// `--sprt 0 10 0.05 0.05`: with two engines on their score, in a
+    /// gauntlet with two candidates on the paired difference between them.
     #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
     pub sprt: Option<Vec<f64>>,
     /// Play share `i` of `n` of the match (`--shard 2/8`); combine the
@@ -71,7 +79,7 @@ pub struct MatchArgs {
     /// its summary.json, and only the games it has not finished are
     /// played; the SPRT counts them all. Only `--games` (to extend it) and
     /// `--concurrency` may be given with it.
-    #[arg(long, conflicts_with_all = ["engines", "mode", "tc", "max_turns", "margin", "ready_timeout", "openings", "sprt", "shard", "overwrite", "event"])]
+    #[arg(long, conflicts_with_all = ["engines", "mode", "references", "tc", "max_turns", "margin", "ready_timeout", "openings", "sprt", "shard", "overwrite", "event"])]
     pub resume: bool,
     /// Event name written into the records.
     #[arg(long, default_value = "aamir match")]
@@ -93,6 +101,24 @@ pub enum MatchAction {
         #[arg(required = true)]
         summaries: Vec<PathBuf>,
     },
+    /// Place every engine of several matches on one Elo scale (a ladder):
+    /// Bradley-Terry fitted to all their games, by engine name.
+    Rate {
+        /// The engine held at 0 [default: the first engine of the first
+        /// match].
+        #[arg(long)]
+        anchor: Option<String>,
+        /// Weight in games of each engine's virtual even result at the
+        /// anchor's level, which keeps a clean sweep finite.
+        #[arg(long, default_value_t = 1.0)]
+        prior: f64,
+        /// Print a Markdown table (for docs/strength.md).
+        #[arg(long)]
+        markdown: bool,
+        /// The matches' summary.json files (or their directories).
+        #[arg(required = true)]
+        summaries: Vec<PathBuf>,
+    },
 }
 
 /// Runs `aamir match ...`.
@@ -103,6 +129,12 @@ pub fn main(args: MatchArgs) -> Result<()> {
             overwrite,
             summaries,
         }) => merge_files(&out, overwrite, &summaries),
+        Some(MatchAction::Rate {
+            anchor,
+            prior,
+            markdown,
+            summaries,
+        }) => rate_files(anchor, prior, markdown, &summaries),
         None if args.resume => resume_match(args),
         None => run_match(args),
     }
@@ -160,6 +192,7 @@ fn run_match(a: MatchArgs) -> Result<()> {
     let config = MatchConfig {
         engines,
         mode,
+        references: a.references,
         games,
         tc,
         turn_limit: a.max_turns,
@@ -282,8 +315,15 @@ fn resume_match(a: MatchArgs) -> Result<()> {
         None => Vec::new(),
     };
     let shard = prior.shards.first().copied();
-    let pairs = pairings(config.engines.len(), config.mode);
-    let scheduled = schedule(&pairs, config.games, openings.len(), shard).len();
+    let pairs = config.pairs();
+    let scheduled = schedule(
+        &pairs,
+        config.games,
+        openings.len(),
+        shard,
+        config.mode == Mode::Gauntlet,
+    )
+    .len();
     if prior.games.len() >= scheduled {
         bail!(
             "--resume: all {scheduled} games of the match in {} are played; give a higher --games to extend it",
@@ -308,7 +348,8 @@ fn resume_match(a: MatchArgs) -> Result<()> {
     finished(&s, &a.out)
 }
 
-fn merge_files(out: &PathBuf, overwrite: bool, paths: &[PathBuf]) -> Result<()> {
+/// Reads summaries given as files or as their match folders.
+fn read_summaries(paths: &[PathBuf]) -> Result<Vec<Summary>> {
     let mut parts = Vec::new();
     for p in paths {
         let file = if p.is_dir() {
@@ -322,8 +363,43 @@ fn merge_files(out: &PathBuf, overwrite: bool, paths: &[PathBuf]) -> Result<()> 
             .with_context(|| format!("{} is not a match summary", file.display()))?;
         parts.push(s);
     }
+    Ok(parts)
+}
+
+fn rate_files(anchor: Option<String>, prior: f64, markdown: bool, paths: &[PathBuf]) -> Result<()> {
+    if !(prior.is_finite() && prior >= 0.0) {
+        bail!("--prior {prior} must be a number of games, 0 or more");
+    }
+    let parts = read_summaries(paths)?;
+    let anchor = match anchor {
+        Some(a) => a,
+        None => parts
+            .first()
+            .and_then(|s| s.config.engines.first())
+            .map(|e| e.name.clone())
+            .ok_or_else(|| anyhow!("no engines in the first summary"))?,
+    };
+    let mut results = Vec::new();
+    for s in &parts {
+        results.extend(super::rate::results(&s.games));
+    }
+    if results.is_empty() {
+        bail!("these summaries hold no finished games");
+    }
+    let ratings = super::rate::fit(&results, &anchor, prior).map_err(|e| anyhow!(e))?;
+    out!("{}", super::rate::table(&ratings, &anchor, markdown))?;
+    outln!(
+        "{} games from {} matches; Elo relative to {anchor}",
+        results.len(),
+        parts.len()
+    )?;
+    Ok(())
+}
+
+fn merge_files(out: &PathBuf, overwrite: bool, paths: &[PathBuf]) -> Result<()> {
+    let parts = read_summaries(paths)?;
     let first = parts.first().ok_or_else(|| anyhow!("nothing to merge"))?;
-    let pairs = pairings(first.config.engines.len(), first.config.mode);
+    let pairs = first.config.pairs();
     let merged = merge(parts, &pairs).map_err(|e| anyhow!(e))?;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     if out.join("summary.json").exists() && !overwrite {

@@ -12,12 +12,14 @@
 //!
 //! The headline figures carry `data-figure` attributes (`p0.score`,
 //! `p0.elo`, `p0.elo_low`, `p0.elo_high`, `p0.wins`, `p0.losses`, and per
-//! engine `e0.material_lost`, `e0.material_taken`, a game) so tests and
-//! scripts can read them back.
+//! engine `e0.material_lost`, `e0.material_taken`, and per paired
+//! comparison `q0.pairs`, `q0.first_only`, `q0.second_only`, `q0.elo`,
+//! `q0.z`, `q0.llr`) so tests and scripts can read them back.
 
 use super::result::{GameRecord, Side, Termination};
+use super::stats::PairCounts;
 use super::stats::{SprtDecision, estimate, fmt_elo};
-use super::summary::{EngineNote, Summary};
+use super::summary::{EngineNote, Summary, pair_outcomes};
 use crate::board::Game;
 use crate::board::notation::board_string;
 use crate::timeman::TimeControl;
@@ -32,6 +34,92 @@ const GOLD: &str = "#c8960c";
 const SILVER: &str = "#6f7c91";
 const ACCENT: &str = "#2b6cb0";
 const BAND: &str = "#bcd4ee";
+
+/// The paired comparisons: a table of every row, then for each pair of
+/// candidates a chart of the difference as the pairs came in, over every
+/// reference together.
+fn paired_html(h: &mut String, s: &Summary) {
+    if s.paired.is_empty() {
+        return;
+    }
+    h.push_str(
+        "<h2>Paired comparison</h2>\n<p>Candidates set side by side on the games they played against the same reference on the same opening with the same colours. The Elo difference comes from the pairs one won and the other lost (the others say nothing about it); z is McNemar's.</p>\n<table><tr><th>first</th><th>second</th><th>against</th><th>pairs</th><th>both won</th><th>only first</th><th>only second</th><th>both lost</th><th>scores</th><th>difference a pair</th><th>Elo difference [95%]</th><th>z</th><th>p</th><th>LOS</th><th>SPRT</th></tr>\n",
+    );
+    let pct = |x: Option<f64>| x.map_or("?".into(), |v| format!("{:.1}%", 100.0 * v));
+    let sign = |x: Option<f64>| x.map_or("?".into(), |v| format!("{v:+.3}"));
+    for (k, p) in s.paired.iter().enumerate() {
+        let c = p.counts;
+        let sprt = p.sprt.map_or(String::new(), |t| {
+            format!(
+                "LLR <span data-figure=\"q{k}.llr\">{:.3}</span> [{:.2}, {:.2}] {}",
+                t.llr,
+                t.lower,
+                t.upper,
+                match t.decision {
+                    SprtDecision::Continue => "undecided",
+                    SprtDecision::H0 => "H0 accepted",
+                    SprtDecision::H1 => "H1 accepted",
+                }
+            )
+        });
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td data-figure=\"q{k}.pairs\">{}</td><td>{}</td><td data-figure=\"q{k}.first_only\">{}</td><td data-figure=\"q{k}.second_only\">{}</td><td>{}</td><td>{} / {}</td><td>{} [{}, {}]</td><td data-figure=\"q{k}.elo\">{}</td><td data-figure=\"q{k}.z\">{:.2}</td><td>{:.3}</td><td>{:.1}%</td><td>{sprt}</td></tr>",
+            esc(&p.first),
+            esc(&p.second),
+            esc(&p.reference),
+            p.pairs,
+            c.both_won,
+            c.first_only,
+            c.second_only,
+            c.both_lost,
+            pct(p.first_score),
+            pct(p.second_score),
+            sign(p.score_diff),
+            sign(p.score_diff_low),
+            sign(p.score_diff_high),
+            esc(&p.elo_text),
+            p.z,
+            p.p_value,
+            100.0 * p.los
+        );
+    }
+    h.push_str("</table>\n<div class=\"charts\">");
+    let cands = s.config.candidates();
+    for i in cands.clone() {
+        for j in cands.clone().filter(|&j| j > i) {
+            let mut outcomes = Vec::new();
+            for r in 0..s.config.references as usize {
+                outcomes.extend(pair_outcomes(&s.config, &s.games, r, i, j));
+            }
+            outcomes.sort_by_key(|o| o.0);
+            let (mut c, mut elo, mut band) = (PairCounts::default(), Vec::new(), Vec::new());
+            for (n, &(_, x, y)) in outcomes.iter().enumerate() {
+                c.add(x, y);
+                let e = c.estimate().elo;
+                let at = n as f64 + 1.0;
+                elo.push((at, clip_elo(e.elo)));
+                band.push((at, clip_elo(e.elo_low), clip_elo(e.elo_high)));
+            }
+            let title = format!(
+                "{} minus {}, Elo from the pairs",
+                s.config.engines[i].name, s.config.engines[j].name
+            );
+            let mut chart = Chart::new(&title, "pairs played", "Elo (clipped at \u{b1}800)");
+            chart.band = band;
+            chart.band_label = "95% interval";
+            chart.hlines.push((0.0, "0".into(), "#9aa3ad"));
+            chart.series.push(Series {
+                label: "Elo difference",
+                colour: ACCENT,
+                points: elo,
+                dashed: false,
+            });
+            h.push_str(&chart.svg());
+        }
+    }
+    h.push_str("</div>\n");
+}
 
 /// Escapes text for HTML and SVG.
 pub fn esc(s: &str) -> String {
@@ -671,6 +759,8 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
             h.push_str("</div>");
         }
     }
+
+    paired_html(&mut h, s);
 
     if !s.games.is_empty() {
         h.push_str("<h2>Game lengths</h2>\n");

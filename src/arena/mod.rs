@@ -3,13 +3,15 @@
 //! the schedule (gauntlet or round robin, alternating colours, shared
 //! openings, shards), statistics (Elo, LOS, SPRT), and the records
 //! (arimaa.com archive TSV, roundrobin-style PGN, JSON summary, an HTML
-//! report).
+//! report), paired comparisons of candidates, and ratings over several
+//! matches on one scale.
 
 pub mod cli;
 pub mod html;
 pub mod output;
 pub mod process;
 pub mod protocol;
+pub mod rate;
 pub mod referee;
 pub mod result;
 pub mod runner;

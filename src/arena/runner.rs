@@ -12,9 +12,11 @@ use super::output::{Appender, write_all, write_summary};
 use super::process::{EngineProcess, Failure};
 use super::referee::{Rules, Task, play_game, start_engine};
 use super::result::GameRecord;
-use super::schedule::{Scheduled, Shard, pairings, schedule};
+use super::schedule::{Mode, Scheduled, Shard, schedule};
 use super::stats::{SprtDecision, estimate, fmt_elo};
-use super::summary::{EngineNote, FORMAT, MatchConfig, NoteKind, Status, Summary, figures, report};
+use super::summary::{
+    EngineNote, FORMAT, MatchConfig, NoteKind, Status, Summary, figures, paired_figures, report,
+};
 use crate::timeman::TimeControl;
 use crate::{out, outln};
 use anyhow::{Context, Result, bail};
@@ -223,8 +225,20 @@ pub fn check(config: &MatchConfig, concurrency: u32) -> Result<()> {
         }
     }
     engine_tcs(config)?;
-    if config.sprt.is_some() && pairings(names.len(), config.mode).len() != 1 {
-        bail!("--sprt needs exactly one pairing (two engines)");
+    let refs = config.references as usize;
+    if refs == 0 || (refs > 1 && config.mode != Mode::Gauntlet) {
+        bail!("--references must be at least 1, and more than 1 only in a gauntlet");
+    }
+    if config.mode == Mode::Gauntlet && names.len() <= refs {
+        bail!(
+            "a gauntlet with {refs} reference(s) needs at least one more engine (it has {})",
+            names.len()
+        );
+    }
+    if config.sprt.is_some() && config.pairs().len() != 1 && !config.sprt_is_paired() {
+        bail!(
+            "--sprt needs two engines, or a gauntlet with exactly two candidates (the SPRT then tests their paired difference)"
+        );
     }
     if concurrency == 0 {
         bail!("--concurrency must be at least 1");
@@ -238,8 +252,14 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
     check(config, opts.concurrency)?;
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let tcs = engine_tcs(config)?;
-    let pairs = pairings(names.len(), config.mode);
-    let mut games = schedule(&pairs, config.games, opts.openings.len(), opts.shard);
+    let pairs = config.pairs();
+    let mut games = schedule(
+        &pairs,
+        config.games,
+        opts.openings.len(),
+        opts.shard,
+        config.mode == Mode::Gauntlet,
+    );
     let scheduled = games.len() as u32;
     let prior = opts.resume.as_ref();
     if let Some(p) = prior {
@@ -357,6 +377,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
         drop(tx);
 
         let total = scheduled as usize;
+        let mut paired_text = String::new();
         loop {
             // Ctrl-C raises a global flag; passing it on from here keeps
             // the workers' view to one flag.
@@ -426,7 +447,36 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
                     line.push_str(&format!(" | {n} {w}/{g}"));
                 }
             }
+            if finished && !config.candidates().is_empty() {
+                // The first two candidates' pairs over every reference.
+                paired_text.clear();
+                if let Some(t) = paired_figures(config, &done)
+                    .into_iter()
+                    .find(|t| config.references == 1 || t.reference == "all")
+                {
+                    let c = t.counts;
+                    paired_text = format!(
+                        " | paired {} +{} -{} {}: Elo {} z {:.2}",
+                        t.first, c.first_only, c.second_only, t.second, t.elo_text, t.z
+                    );
+                    if let Some(st) = t.sprt {
+                        paired_text.push_str(&format!(
+                            " LLR {:.2} [{:.2}, {:.2}]",
+                            st.llr, st.lower, st.upper
+                        ));
+                        if sprt_stops
+                            && st.decision != SprtDecision::Continue
+                            && status == Status::Complete
+                        {
+                            status = Status::Sprt;
+                            abort.store(true, Ordering::SeqCst);
+                        }
+                    }
+                }
+            }
+            line.push_str(&paired_text);
             for (p, &(a, b)) in pairs.iter().enumerate().filter(|_| pairs.len() == 1) {
+                let sprt = config.sprt.filter(|_| !config.sprt_is_paired());
                 let (wa, wb) = wins[p];
                 let e = estimate(wa, wa + wb);
                 line.push_str(&format!(
@@ -440,7 +490,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
                     fmt_elo(e.elo_high),
                     100.0 * e.los
                 ));
-                if let Some(s) = config.sprt {
+                if let Some(s) = sprt {
                     let st = s.state(wa, wb);
                     line.push_str(&format!(
                         " LLR {:.2} [{:.2}, {:.2}]",
@@ -525,6 +575,7 @@ fn snapshot(
         wall_seconds,
         pairings: p,
         engines: e,
+        paired: paired_figures(&opts.config, &games),
         notes: notes.to_vec(),
         games,
     }

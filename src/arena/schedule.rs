@@ -9,7 +9,10 @@
 //! A game's id is its place in the full schedule, from 1.
 //!
 //! Sharding keeps such pairs of games together: pair unit `u` (a pairing's
-//! rounds `2k`, `2k+1`) goes to shard `u mod n`. The split depends only on
+//! rounds `2k`, `2k+1`) goes to shard `u mod n`. In a gauntlet the unit is
+//! the round pair of every pairing at once, so that the candidates' games
+//! on one opening, which the paired comparison sets side by side, are
+//! played on the same machine. The split depends only on
 //! the match settings, so `n` machines given `--shard 1/n` ... `n/n` play
 //! every game exactly once.
 
@@ -21,7 +24,7 @@ use std::str::FromStr;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
-    /// The first engine against each other one.
+    /// The first engine (the first `references`) against each other one.
     Gauntlet,
     /// Every engine against every other one.
     RoundRobin,
@@ -38,10 +41,13 @@ impl FromStr for Mode {
     }
 }
 
-/// The pairings of `n` engines, as (first, second) engine indices.
-pub fn pairings(n: usize, mode: Mode) -> Vec<(usize, usize)> {
+/// The pairings of `n` engines, as (first, second) engine indices; in a
+/// gauntlet the first `refs` engines each play every later one.
+pub fn pairings(n: usize, mode: Mode, refs: usize) -> Vec<(usize, usize)> {
     match mode {
-        Mode::Gauntlet => (1..n).map(|b| (0, b)).collect(),
+        Mode::Gauntlet => (0..refs.min(n))
+            .flat_map(|a| (refs.max(1)..n).map(move |b| (a, b)))
+            .collect(),
         Mode::RoundRobin => (0..n)
             .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
             .collect(),
@@ -81,18 +87,24 @@ pub struct Scheduled {
 }
 
 /// The games to play: `games` per pairing, openings cycled if there are
-/// any, restricted to `shard`.
+/// any, restricted to `shard`; `together` keeps every pairing's games of a
+/// round pair in one shard (a gauntlet's paired games).
 pub fn schedule(
     pairs: &[(usize, usize)],
     games: u32,
     n_openings: usize,
     shard: Option<Shard>,
+    together: bool,
 ) -> Vec<Scheduled> {
     let np = pairs.len() as u32;
     let mut out = Vec::new();
     for round in 0..games {
         for (p, &(a, b)) in pairs.iter().enumerate() {
-            let unit = (round / 2) * np + p as u32;
+            let unit = if together {
+                round / 2
+            } else {
+                (round / 2) * np + p as u32
+            };
             if let Some(s) = shard
                 && unit % s.count != s.index - 1
             {
@@ -184,14 +196,24 @@ mod tests {
 
     #[test]
     fn pairings_by_mode() {
-        assert_eq!(pairings(3, Mode::Gauntlet), vec![(0, 1), (0, 2)]);
-        assert_eq!(pairings(3, Mode::RoundRobin), vec![(0, 1), (0, 2), (1, 2)]);
-        assert_eq!(pairings(2, Mode::RoundRobin), pairings(2, Mode::Gauntlet));
+        assert_eq!(pairings(3, Mode::Gauntlet, 1), vec![(0, 1), (0, 2)]);
+        assert_eq!(
+            pairings(4, Mode::Gauntlet, 2),
+            vec![(0, 2), (0, 3), (1, 2), (1, 3)]
+        );
+        assert_eq!(
+            pairings(3, Mode::RoundRobin, 1),
+            vec![(0, 1), (0, 2), (1, 2)]
+        );
+        assert_eq!(
+            pairings(2, Mode::RoundRobin, 1),
+            pairings(2, Mode::Gauntlet, 1)
+        );
     }
 
     #[test]
     fn colours_alternate_and_openings_pair_up() {
-        let s = schedule(&[(0, 1)], 6, 2, None);
+        let s = schedule(&[(0, 1)], 6, 2, None, false);
         let colours: Vec<_> = s.iter().map(|g| (g.gold, g.silver)).collect();
         assert_eq!(
             colours,
@@ -208,11 +230,11 @@ mod tests {
 
     #[test]
     fn shards_cover_everything_once_and_keep_pairs() {
-        let pairs = pairings(3, Mode::RoundRobin);
-        let full = schedule(&pairs, 10, 3, None);
+        let pairs = pairings(3, Mode::RoundRobin, 1);
+        let full = schedule(&pairs, 10, 3, None, false);
         let mut seen = HashSet::new();
         for i in 1..=4 {
-            let part = schedule(&pairs, 10, 3, Some(Shard { index: i, count: 4 }));
+            let part = schedule(&pairs, 10, 3, Some(Shard { index: i, count: 4 }), false);
             for g in &part {
                 assert!(seen.insert(g.id), "game {} in two shards", g.id);
                 assert!(full.contains(g));
@@ -227,6 +249,33 @@ mod tests {
             }
         }
         assert_eq!(seen.len(), full.len());
+    }
+
+    #[test]
+    fn a_gauntlets_paired_games_share_opening_colours_and_shard() {
+        let pairs = pairings(3, Mode::Gauntlet, 1);
+        let full = schedule(&pairs, 8, 3, None, true);
+        for g in &full {
+            // The other candidate's game of the same round: same opening,
+            // the reference on the same side.
+            let twin = full
+                .iter()
+                .find(|h| h.round == g.round && h.pairing != g.pairing)
+                .unwrap();
+            assert_eq!(twin.opening, g.opening);
+            assert_eq!(twin.gold == 0, g.gold == 0);
+        }
+        let mut seen = 0;
+        for i in 1..=3 {
+            let part = schedule(&pairs, 8, 3, Some(Shard { index: i, count: 3 }), true);
+            seen += part.len();
+            for g in &part {
+                for h in full.iter().filter(|h| h.round / 2 == g.round / 2) {
+                    assert!(part.contains(h), "game {} split from {}", h.id, g.id);
+                }
+            }
+        }
+        assert_eq!(seen, full.len());
     }
 
     #[test]

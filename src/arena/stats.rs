@@ -16,6 +16,22 @@
 //!   `LLR = w ln(p1/p0) + l ln((1-p1)/(1-p0))` with `p0`, `p1` the scores
 //!   of `elo0`, `elo1`; H1 is accepted when `LLR >= ln((1-beta)/alpha)`,
 //!   H0 when `LLR <= ln(beta/(1-alpha))`.
+//! - Paired comparison of two candidates `A` and `B` that played the same
+//!   reference on the same openings with the same colours: each pair of
+//!   games (one of `A`'s, one of `B`'s) is both won, both lost, or
+//!   discordant. Under the logistic model with a nuisance term for each
+//!   pair (its opening and colour make it easy or hard for everyone),
+//!   `P(win) = 1 / (1 + 10^(-(e_X + c_pair) / 400))`, the chance that `A`
+//!   is the one that won a discordant pair is exactly
+//!   `1 / (1 + 10^(-(e_A - e_B) / 400))`, whatever `c_pair` is: the
+//!   conditional likelihood of conditional logistic regression. So the
+//!   discordant pairs are Bernoulli trials on the Elo difference itself:
+//!   its estimate and Wilson interval, the LOS, McNemar's
+//!   `z = (a - b) / sqrt(a + b)` and the SPRT above all apply to the
+//!   counts `a` (only `A` won) and `b` (only `B` won), and the concordant
+//!   pairs, which say nothing about the difference, drop out. The paired
+//!   score difference `mean(x_A - x_B)` over all pairs is also given, with
+//!   a normal interval from the pairs' own spread.
 
 use serde::{Deserialize, Serialize};
 
@@ -247,6 +263,91 @@ impl Sprt {
     }
 }
 
+/// A paired comparison of two candidates through a common reference.
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct PairCounts {
+    pub both_won: u32,
+    /// Pairs only the first candidate won.
+    pub first_only: u32,
+    /// Pairs only the second candidate won.
+    pub second_only: u32,
+    pub both_lost: u32,
+}
+
+/// What a set of pairs says about the first candidate against the second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairedEstimate {
+    pub pairs: u32,
+    /// The conditional Elo difference (first minus second) and its 95%
+    /// interval, from the discordant pairs.
+    pub elo: Estimate,
+    /// McNemar's statistic; 0 without discordant pairs.
+    pub z: f64,
+    /// Two-sided p-value of `z` under "no difference".
+    pub p_value: f64,
+    /// Mean score difference per pair (in [-1, 1]) and its 95% interval.
+    pub score_diff: f64,
+    pub score_diff_low: f64,
+    pub score_diff_high: f64,
+}
+
+impl PairCounts {
+    /// Adds a pair: whether each candidate won its game.
+    pub fn add(&mut self, first_won: bool, second_won: bool) {
+        match (first_won, second_won) {
+            (true, true) => self.both_won += 1,
+            (true, false) => self.first_only += 1,
+            (false, true) => self.second_only += 1,
+            (false, false) => self.both_lost += 1,
+        }
+    }
+
+    pub fn pairs(&self) -> u32 {
+        self.both_won + self.first_only + self.second_only + self.both_lost
+    }
+
+    pub fn merged(self, o: PairCounts) -> PairCounts {
+        PairCounts {
+            both_won: self.both_won + o.both_won,
+            first_only: self.first_only + o.first_only,
+            second_only: self.second_only + o.second_only,
+            both_lost: self.both_lost + o.both_lost,
+        }
+    }
+
+    pub fn estimate(&self) -> PairedEstimate {
+        let (a, b) = (self.first_only, self.second_only);
+        let d = (a + b) as f64;
+        let z = if d > 0.0 {
+            (a as f64 - b as f64) / d.sqrt()
+        } else {
+            0.0
+        };
+        let n = self.pairs() as f64;
+        let (mean, half) = if n > 0.0 {
+            // Each pair's difference is +1 (a), -1 (b) or 0.
+            let mean = (a as f64 - b as f64) / n;
+            let var = if n > 1.0 {
+                (d - n * mean * mean) / (n - 1.0)
+            } else {
+                0.0
+            };
+            (mean, Z95 * (var / n).sqrt())
+        } else {
+            (f64::NAN, f64::NAN)
+        };
+        PairedEstimate {
+            pairs: self.pairs(),
+            elo: estimate(a, a + b),
+            z,
+            p_value: 2.0 * (1.0 - phi(z.abs())),
+            score_diff: mean,
+            score_diff_low: mean - half,
+            score_diff_high: mean + half,
+        }
+    }
+}
+
 /// Elo for display: `+28.4`, `-inf`, `?` for no data.
 pub fn fmt_elo(e: f64) -> String {
     if e.is_nan() {
@@ -286,6 +387,50 @@ mod tests {
         assert_eq!(elo_from_score(1.0), f64::INFINITY);
         assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
         assert_eq!(fmt_elo(elo_from_score(0.5)), "+0.0");
+    }
+
+    #[test]
+    fn paired_counts_use_only_discordant_pairs_for_the_difference() {
+        let mut c = PairCounts::default();
+        for (x, y, n) in [
+            (true, true, 11),
+            (true, false, 26),
+            (false, true, 16),
+            (false, false, 47),
+        ] {
+            for _ in 0..n {
+                c.add(x, y);
+            }
+        }
+        assert_eq!(c.pairs(), 100);
+        let e = c.estimate();
+        // McNemar: (26 - 16) / sqrt(42).
+        assert!((e.z - 10.0 / 42f64.sqrt()).abs() < 1e-12, "{}", e.z);
+        assert!((e.p_value - 2.0 * (1.0 - phi(e.z))).abs() < 1e-12);
+        // The difference is the Elo of 26 wins in 42 trials.
+        assert_eq!(e.elo, estimate(26, 42));
+        assert!((e.score_diff - 0.10).abs() < 1e-12);
+        // Sample variance of 26 ones, 16 minus ones, 58 zeros.
+        let var: f64 = (42.0 - 100.0 * 0.01) / 99.0;
+        let half = Z95 * (var / 100.0).sqrt();
+        assert!((e.score_diff_low - (0.10 - half)).abs() < 1e-12);
+        assert!((e.score_diff_high - (0.10 + half)).abs() < 1e-12);
+        // Adding concordant pairs leaves the Elo difference and z alone.
+        let mut more = c;
+        more.both_won += 30;
+        more.both_lost += 30;
+        let m = more.estimate();
+        assert_eq!((m.elo, m.z), (e.elo, e.z));
+        assert!(m.score_diff < e.score_diff);
+        // No discordant pair: no evidence either way.
+        let even = PairCounts {
+            both_won: 3,
+            both_lost: 4,
+            ..PairCounts::default()
+        };
+        let q = even.estimate();
+        assert_eq!((q.z, q.p_value, q.score_diff), (0.0, 1.0, 0.0));
+        assert!(q.elo.elo.is_nan());
     }
 
     #[test]

@@ -4,9 +4,9 @@
 //! what makes `aamir match merge` exact.
 
 use super::result::{GameRecord, Side, Termination};
-use super::schedule::{Mode, Shard};
+use super::schedule::{Mode, Shard, pairings};
 use super::spec::EngineSpec;
-use super::stats::{Sprt, SprtDecision, SprtState, estimate, fmt_elo};
+use super::stats::{PairCounts, Sprt, SprtDecision, SprtState, estimate, fmt_elo};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -27,6 +27,10 @@ pub struct OpeningsInfo {
 pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
     pub mode: Mode,
+    /// In a gauntlet, how many of the first engines are references, each
+    /// playing every other engine (absent in older summaries: one).
+    #[serde(default = "one")]
+    pub references: u32,
     /// Games per pairing.
     pub games: u32,
     /// The match time control (engines may override it with `tc=`).
@@ -41,7 +45,32 @@ pub struct MatchConfig {
     pub event: String,
 }
 
+fn one() -> u32 {
+    1
+}
+
 impl MatchConfig {
+    /// The pairings this match plays, as engine indices.
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        pairings(self.engines.len(), self.mode, self.references as usize)
+    }
+
+    /// The candidates compared pairwise through the references: every
+    /// engine after the references, in a gauntlet with at least two of them.
+    pub fn candidates(&self) -> std::ops::Range<usize> {
+        let r = self.references as usize;
+        if self.mode == Mode::Gauntlet && self.engines.len() >= r + 2 {
+            r..self.engines.len()
+        } else {
+            0..0
+        }
+    }
+
+    /// Whether `--sprt` tests the paired difference of two candidates
+    /// rather than a single pairing.
+    pub fn sprt_is_paired(&self) -> bool {
+        self.candidates().len() == 2
+    }
     /// Whether two shards belong to the same match. Engine commands and
     /// directories may differ between machines; names, options, time
     /// controls and the schedule may not.
@@ -55,6 +84,7 @@ impl MatchConfig {
             (
                 engines,
                 c.mode,
+                c.references,
                 c.games,
                 c.tc.clone(),
                 c.turn_limit,
@@ -175,11 +205,151 @@ pub struct Summary {
     pub wall_seconds: f64,
     pub pairings: Vec<PairingSummary>,
     pub engines: Vec<EngineSummary>,
+    /// Candidates compared on the same openings and colours against the
+    /// same references (a gauntlet with two or more candidates); absent in
+    /// older summaries.
+    #[serde(default)]
+    pub paired: Vec<PairedSummary>,
     /// What engines did at start that a strict controller would refuse,
     /// and the options they complained about (absent in older summaries).
     #[serde(default)]
     pub notes: Vec<EngineNote>,
     pub games: Vec<GameRecord>,
+}
+
+/// Two candidates compared through the references on the games they
+/// played on the same opening with the same colour (see `stats` for the
+/// model): from the first candidate's point of view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairedSummary {
+    pub first: String,
+    pub second: String,
+    /// The reference the pairs were played against, or `all` for the sum
+    /// over every reference.
+    pub reference: String,
+    pub counts: PairCounts,
+    pub pairs: u32,
+    /// Scores of each candidate over the paired games.
+    pub first_score: Option<f64>,
+    pub second_score: Option<f64>,
+    /// Elo of the first over the second from the discordant pairs, with
+    /// its 95% interval; `null` when infinite or undefined.
+    pub elo: Option<f64>,
+    pub elo_low: Option<f64>,
+    pub elo_high: Option<f64>,
+    /// The same as text, `+28.4 [-38.0, +95.1]`.
+    pub elo_text: String,
+    /// McNemar's z, its two-sided p-value, and the likelihood that the
+    /// first is stronger.
+    pub z: f64,
+    pub p_value: f64,
+    pub los: f64,
+    /// Mean score difference per pair and its 95% interval.
+    pub score_diff: Option<f64>,
+    pub score_diff_low: Option<f64>,
+    pub score_diff_high: Option<f64>,
+    /// The SPRT on the difference (`--sprt` with two candidates; on the
+    /// `all` row).
+    pub sprt: Option<SprtState>,
+}
+
+/// The pairs of candidates `i` and `j` against reference `r`, by round:
+/// whether each won its game. A round counts once both games are played.
+pub fn pair_outcomes(
+    config: &MatchConfig,
+    games: &[GameRecord],
+    r: usize,
+    i: usize,
+    j: usize,
+) -> Vec<(u32, bool, bool)> {
+    let pairs = config.pairs();
+    let pairing = |c: usize| pairs.iter().position(|&p| p == (r, c));
+    let (Some(pi), Some(pj)) = (pairing(i), pairing(j)) else {
+        return Vec::new();
+    };
+    let won = |p: usize, c: usize| -> std::collections::BTreeMap<u32, bool> {
+        games
+            .iter()
+            .filter(|g| g.pairing == p)
+            .map(|g| (g.round, g.winner_name() == config.engines[c].name))
+            .collect()
+    };
+    let (a, b) = (won(pi, i), won(pj, j));
+    a.iter()
+        .filter_map(|(round, &x)| b.get(round).map(|&y| (*round, x, y)))
+        .collect()
+}
+
+/// The paired comparisons of a gauntlet's candidates: for each pair of
+/// candidates, one row per reference and, with several references, one
+/// for all of them together (the SPRT, if any, is on that last row).
+pub fn paired_figures(config: &MatchConfig, games: &[GameRecord]) -> Vec<PairedSummary> {
+    let cands = config.candidates();
+    let name = |i: usize| config.engines[i].name.as_str();
+    let mut out = Vec::new();
+    for i in cands.clone() {
+        for j in cands.clone().filter(|&j| j > i) {
+            let mut total = PairCounts::default();
+            let mut rows = Vec::new();
+            for r in 0..config.references as usize {
+                let mut c = PairCounts::default();
+                for (_, x, y) in pair_outcomes(config, games, r, i, j) {
+                    c.add(x, y);
+                }
+                total = total.merged(c);
+                rows.push((name(r).to_string(), c));
+            }
+            if rows.len() > 1 {
+                rows.push(("all".to_string(), total));
+            }
+            let last = rows.len() - 1;
+            for (k, (reference, c)) in rows.into_iter().enumerate() {
+                let sprt = config
+                    .sprt
+                    .filter(|_| config.sprt_is_paired() && k == last)
+                    .map(|t| t.state(c.first_only, c.second_only));
+                out.push(paired_summary(name(i), name(j), &reference, c, sprt));
+            }
+        }
+    }
+    out
+}
+
+fn paired_summary(
+    first: &str,
+    second: &str,
+    reference: &str,
+    c: PairCounts,
+    sprt: Option<SprtState>,
+) -> PairedSummary {
+    let e = c.estimate();
+    let n = c.pairs();
+    let share = |w: u32| (n > 0).then(|| f64::from(w) / f64::from(n));
+    PairedSummary {
+        first: first.to_string(),
+        second: second.to_string(),
+        reference: reference.to_string(),
+        counts: c,
+        pairs: n,
+        first_score: share(c.both_won + c.first_only),
+        second_score: share(c.both_won + c.second_only),
+        elo: finite(e.elo.elo),
+        elo_low: finite(e.elo.elo_low),
+        elo_high: finite(e.elo.elo_high),
+        elo_text: format!(
+            "{} [{}, {}]",
+            fmt_elo(e.elo.elo),
+            fmt_elo(e.elo.elo_low),
+            fmt_elo(e.elo.elo_high)
+        ),
+        z: e.z,
+        p_value: e.p_value,
+        los: e.elo.los,
+        score_diff: finite(e.score_diff),
+        score_diff_low: finite(e.score_diff_low),
+        score_diff_high: finite(e.score_diff_high),
+        sprt,
+    }
 }
 
 fn finite(x: f64) -> Option<f64> {
@@ -245,7 +415,11 @@ pub fn figures(
     pairs: &[(usize, usize)],
     games: &[GameRecord],
 ) -> (Vec<PairingSummary>, Vec<EngineSummary>) {
-    let sprt = if pairs.len() == 1 { config.sprt } else { None };
+    let sprt = if pairs.len() == 1 && !config.sprt_is_paired() {
+        config.sprt
+    } else {
+        None
+    };
     let pairings = pairs
         .iter()
         .enumerate()
@@ -359,6 +533,7 @@ pub fn merge(parts: Vec<Summary>, pairs: &[(usize, usize)]) -> Result<Summary, S
     let (p, e) = figures(&out.config, pairs, &out.games);
     out.pairings = p;
     out.engines = e;
+    out.paired = paired_figures(&out.config, &out.games);
     Ok(out)
 }
 
@@ -408,13 +583,16 @@ pub fn report(s: &Summary) -> String {
                 t.llr,
                 t.lower,
                 t.upper,
-                match t.decision {
-                    SprtDecision::Continue => "undecided",
-                    SprtDecision::H0 => "H0 accepted",
-                    SprtDecision::H1 => "H1 accepted",
-                }
+                decision_text(t.decision)
             ));
         }
+    }
+    if !s.paired.is_empty() {
+        out.push_str("paired, on the same openings and colours:\n");
+    }
+    for p in &s.paired {
+        out.push_str(&paired_line(p));
+        out.push('\n');
     }
     for e in &s.engines {
         let lost: Vec<String> = e
@@ -470,6 +648,53 @@ pub fn report(s: &Summary) -> String {
         ));
     }
     out
+}
+
+/// One paired comparison as a line of the report.
+pub fn paired_line(p: &PairedSummary) -> String {
+    let pct = |x: Option<f64>| x.map_or("?".into(), |v| format!("{:.1}%", 100.0 * v));
+    let c = p.counts;
+    let mut line = format!(
+        "  {} - {} against {}: {} pairs (both won {}, only {} {}, only {} {}, both lost {}), \
+         scores {} and {}, difference {} [{}, {}] a pair, Elo {}, z {:.2}, p {:.3}, LOS {:.1}%",
+        p.first,
+        p.second,
+        p.reference,
+        p.pairs,
+        c.both_won,
+        p.first,
+        c.first_only,
+        p.second,
+        c.second_only,
+        c.both_lost,
+        pct(p.first_score),
+        pct(p.second_score),
+        p.score_diff.map_or("?".into(), |v| format!("{v:+.3}")),
+        p.score_diff_low.map_or("?".into(), |v| format!("{v:+.3}")),
+        p.score_diff_high.map_or("?".into(), |v| format!("{v:+.3}")),
+        p.elo_text,
+        p.z,
+        p.p_value,
+        100.0 * p.los
+    );
+    if let Some(t) = &p.sprt {
+        line.push_str(&format!(
+            "\n    SPRT on the difference: LLR {:.3} [{:.3}, {:.3}] {}",
+            t.llr,
+            t.lower,
+            t.upper,
+            decision_text(t.decision)
+        ));
+    }
+    line
+}
+
+fn decision_text(d: SprtDecision) -> &'static str {
+    match d {
+        SprtDecision::Continue => "undecided",
+        SprtDecision::H0 => "H0 accepted",
+        SprtDecision::H1 => "H1 accepted",
+    }
 }
 
 #[cfg(test)]
@@ -544,6 +769,7 @@ mod tests {
         let config = MatchConfig {
             engines: vec![engine("a"), engine("b")],
             mode: Mode::RoundRobin,
+            references: 1,
             games: 2,
             tc: "1s/15s".into(),
             turn_limit: None,
@@ -582,6 +808,7 @@ mod tests {
             wall_seconds: 1.0,
             pairings: Vec::new(),
             engines,
+            paired: Vec::new(),
             notes: Vec::new(),
             games: Vec::new(),
         };
