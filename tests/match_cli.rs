@@ -1307,3 +1307,56 @@ fn the_sprt_needs_two_engines_or_two_candidates() {
     assert!(err.contains("exactly two candidates"), "{err}");
     assert!(!out.join("summary.json").exists(), "nothing was played");
 }
+
+#[test]
+fn a_sharded_gauntlet_merges_into_the_same_pairs() {
+    let engines = [
+        simple_engine("ref"),
+        fake("x", "--seed 31"),
+        fake("y", "--seed 32"),
+    ];
+    let common = [
+        "--mode",
+        "gauntlet",
+        "--tc",
+        "1s/2s",
+        "--games",
+        "8",
+        "--max-turns",
+        "4",
+    ];
+    let mut parts = Vec::new();
+    for i in 1..=2 {
+        let out = out_dir(&format!("paired-shard{i}"));
+        let shard = format!("{i}/2");
+        let mut extra = common.to_vec();
+        extra.extend(["--shard", &shard]);
+        let s = run_ok(&engines, &extra, &out);
+        // Each shard holds whole pairs: both candidates' games of a round.
+        let pairs = pairs_by_round(&s, "x", "y");
+        assert_eq!(pairs.len() * 2, games(&s).len(), "shard {i} split a pair");
+        parts.push(out);
+    }
+    let merged = out_dir("paired-merged");
+    let mut args = vec!["match".to_string(), "merge".into(), "--out".into()];
+    args.push(merged.display().to_string());
+    args.extend(parts.iter().map(|p| p.display().to_string()));
+    let o = aamir(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let m = summary(&merged);
+    assert_eq!(m["played"], 16);
+    let p = &m["paired"][0];
+    assert_eq!(p["pairs"], 8);
+    let pairs = pairs_by_round(&m, "x", "y");
+    let count = |want: (bool, bool)| pairs.iter().filter(|&&x| x == want).count() as u64;
+    let c = &p["counts"];
+    assert_eq!(c["both_won"].as_u64(), Some(count((true, true))));
+    assert_eq!(c["first_only"].as_u64(), Some(count((true, false))));
+    assert_eq!(c["second_only"].as_u64(), Some(count((false, true))));
+    assert_eq!(c["both_lost"].as_u64(), Some(count((false, false))));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("paired, on the same openings and colours"),
+        "{text}"
+    );
+}
