@@ -182,3 +182,47 @@ fn go_in_a_finished_game_names_the_rule() {
         assert!(bestmoves(&got).is_empty(), "{got:?}");
     }
 }
+
+/// Issue 78, section 6: a game played before `newgame` is answered as
+/// before (a new game from the start) but said, once; and a depth that is
+/// no whole number (`-inf`) is refused like any bad value.
+#[test]
+fn play_before_newgame_is_warned_and_a_bad_depth_refused() {
+    for first in [
+        "go",
+        "makemove Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ha2 Db2 Cc2 Md2 Ee2 Cf2 Dg2 Hh2",
+    ] {
+        let mut e = Engine::opened();
+        e.send(first);
+        e.send("isready");
+        let got = texts(&e.until("readyok", 10.0));
+        let word = first.split(' ').next().unwrap();
+        assert!(
+            has(&got, "log Warning: ", &[word, "before `newgame`"]),
+            "{first}: {got:?}"
+        );
+        if first == "go" {
+            // Still answered: gold's setup.
+            assert_eq!(bestmoves(&got).len(), 1, "{got:?}");
+        }
+        // Once only, and not after `newgame`.
+        e.send("newgame");
+        e.send("go");
+        e.send("isready");
+        let again = texts(&e.until("readyok", 10.0));
+        assert!(
+            !has(&again, "log Warning: ", &["before `newgame`"]),
+            "{again:?}"
+        );
+    }
+    let mut e = Engine::opened();
+    e.send("setoption name depth value -inf");
+    e.send("setoption name depth value -2");
+    e.send("isready");
+    let got = texts(&e.until("readyok", 10.0));
+    assert!(has(&got, "log Error: ", &["depth", "-inf"]), "{got:?}");
+    assert!(
+        !has(&got, "log Error: ", &["-2"]),
+        "a negative whole depth means none: {got:?}"
+    );
+}

@@ -166,8 +166,13 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<Parsed, OptionErr
         "debug_panic" => O::DebugPanic,
         k if EngineConfig::accepts(k) => {
             let mut v = need()?;
-            // The AEI spec: a depth of 0 or less means none.
-            if k == "depth" && v.parse::<f64>().is_ok_and(|x| x < 0.0) {
+            // The AEI spec: a depth of 0 or less means none. Only whole
+            // numbers: `-inf` or `-2.5` are refused as any bad depth is.
+            if k == "depth"
+                && v.trim()
+                    .parse::<f64>()
+                    .is_ok_and(|x| x.is_finite() && x.fract() == 0.0 && x < 0.0)
+            {
                 v = "0";
             }
             EngineConfig::default().set(k, v).map_err(|e| match e {
@@ -308,6 +313,7 @@ mod tests {
         assert_eq!(get("depth", "6"), setting("depth", "6"));
         assert_eq!(get("depth", "0"), setting("depth", "0"));
         assert_eq!(get("depth", "-3"), setting("depth", "0"));
+        assert_eq!(get("depth", "-3.0"), setting("depth", "0"));
         assert_eq!(get("seed", "42"), AeiOption::Seed(Some(42)));
         assert_eq!(get("seed", "none"), AeiOption::Seed(None));
         assert_eq!(get("threads", "2"), setting("threads", "2"));
@@ -342,6 +348,8 @@ mod tests {
             ("threads", "0"),
             ("threads", "257"),
             ("depth", "121"),
+            ("depth", "-inf"),
+            ("depth", "-2.5"),
             ("eval_tempo", "x"),
             ("seed", "-1"),
             ("rated", "maybe"),

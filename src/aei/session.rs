@@ -410,6 +410,9 @@ struct Engine<S: SearchBackend> {
     /// next, in order.
     deferred: VecDeque<Event<S>>,
     opened: bool,
+    /// Whether `newgame` or `setposition` has begun a game: a controller
+    /// that sends `makemove` or `go` first is told that it gets the start.
+    in_game: bool,
     game: Game,
     /// `None` while a search thread has it.
     searcher: Option<S>,
@@ -438,6 +441,7 @@ impl<S: SearchBackend> Engine<S> {
             events_tx,
             deferred: VecDeque::new(),
             opened: false,
+            in_game: false,
             game: new_game(),
             searcher: None,
             config: EngineConfig::default(),
@@ -623,6 +627,7 @@ impl<S: SearchBackend> Engine<S> {
 
     fn on_newgame(&mut self) {
         self.abandon_search("newgame");
+        self.in_game = true;
         self.game = new_game();
         self.clock.new_game(Instant::now());
         self.ponder_answer = None;
@@ -658,7 +663,19 @@ impl<S: SearchBackend> Engine<S> {
             ));
         }
         self.game = g;
+        self.in_game = true;
         self.ponder_answer = None;
+    }
+
+    /// Warns once when a game is played before `newgame` or `setposition`
+    /// began one: the message is answered in a new game from the start.
+    fn check_in_game(&mut self, what: &str) {
+        if !self.in_game {
+            self.in_game = true;
+            self.out.warning(&format!(
+                "`{what}` before `newgame`: taken as part of a new game from the start"
+            ));
+        }
     }
 
     fn on_setoption(&mut self, name: &str, value: Option<&str>, at: Instant) {
@@ -738,6 +755,7 @@ impl<S: SearchBackend> Engine<S> {
     }
 
     fn on_makemove(&mut self, mv: &str) {
+        self.check_in_game("makemove");
         // Checked first: an illegal move changes nothing, not even a
         // search under way.
         let mut next = self.game.clone();
@@ -756,6 +774,7 @@ impl<S: SearchBackend> Engine<S> {
     }
 
     fn on_go(&mut self, ponder: bool, at: Instant) {
+        self.check_in_game(if ponder { "go ponder" } else { "go" });
         if let Some(r) = self.running.as_ref().filter(|r| !r.silent) {
             if r.kind == SearchKind::Go || ponder {
                 self.out.error(&format!(
