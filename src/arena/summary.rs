@@ -765,6 +765,72 @@ mod tests {
     }
 
     #[test]
+    fn paired_rows_per_reference_and_for_all_with_the_sprt_on_all() {
+        let config = MatchConfig {
+            engines: vec![engine("r1"), engine("r2"), engine("a"), engine("b")],
+            mode: Mode::Gauntlet,
+            references: 2,
+            games: 4,
+            tc: "1s/15s".into(),
+            turn_limit: None,
+            margin: 0.1,
+            ready_timeout: 15.0,
+            openings: None,
+            sprt: Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap()),
+            event: "t".into(),
+        };
+        let pairs = config.pairs();
+        assert_eq!(pairs, vec![(0, 2), (0, 3), (1, 2), (1, 3)]);
+        // (reference, candidate, round, candidate won)
+        let results = [
+            (0, 2, 0, true),
+            (0, 3, 0, false),
+            (0, 2, 1, true),
+            (0, 3, 1, true),
+            (1, 2, 0, false),
+            (1, 3, 0, true),
+            (1, 2, 1, true),
+            (1, 3, 1, false),
+            // A round only one candidate has played is not a pair.
+            (1, 2, 2, true),
+        ];
+        let games: Vec<GameRecord> = results
+            .iter()
+            .map(|&(r, c, round, won)| {
+                let (rn, cn) = (
+                    config.engines[r].name.as_str(),
+                    config.engines[c].name.as_str(),
+                );
+                let mut g = game(rn, cn, &[]);
+                g.pairing = pairs.iter().position(|&p| p == (r, c)).unwrap();
+                g.round = round;
+                g.winner = if won { Side::Silver } else { Side::Gold };
+                g
+            })
+            .collect();
+        let rows = paired_figures(&config, &games);
+        let refs: Vec<&str> = rows.iter().map(|r| r.reference.as_str()).collect();
+        assert_eq!(refs, vec!["r1", "r2", "all"]);
+        let c = |k: usize| {
+            let c = rows[k].counts;
+            (c.both_won, c.first_only, c.second_only, c.both_lost)
+        };
+        assert_eq!(c(0), (1, 1, 0, 0));
+        assert_eq!(c(1), (0, 1, 1, 0));
+        assert_eq!(c(2), (1, 2, 1, 0));
+        assert!(rows[0].sprt.is_none() && rows[1].sprt.is_none());
+        let t = rows[2].sprt.expect("the SPRT on the all row");
+        assert_eq!(t, config.sprt.unwrap().state(2, 1));
+        assert_eq!(
+            (rows[2].first_score, rows[2].second_score),
+            (Some(0.75), Some(0.5))
+        );
+        // The text report has a line for each row.
+        let line = paired_line(&rows[2]);
+        assert!(line.contains("a - b against all: 4 pairs"), "{line}");
+    }
+
+    #[test]
     fn engine_totals_follow_the_engine_across_colours() {
         let config = MatchConfig {
             engines: vec![engine("a"), engine("b")],
