@@ -124,6 +124,10 @@ enum Command {
         #[arg(long, default_value_t = 20_000_000)]
         node_cap: u64,
     },
+    /// Run aamir's search on every position of a tactics suite (see
+    /// tests/data/tactics.tsv) and count the solved ones by kind; or check
+    /// the file (--check); or build one from lost games (`suite make`).
+    Suite(SuiteArgs),
     /// List every engine option, search parameter and evaluation weight
     /// with its default, range and meaning (all settable by AEI `setoption`
     /// and by `--params name=value,...`).
@@ -380,6 +384,107 @@ enum Command {
     Match(Box<aamir::arena::cli::MatchArgs>),
 }
 
+/// `aamir suite FILE ...` and `aamir suite make ...`.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+struct SuiteArgs {
+    #[command(subcommand)]
+    make: Option<SuiteCommand>,
+    /// The suite file (tab-separated; see `src/tools/suite.rs` or the
+    /// README for the columns and the grading).
+    #[arg(required = true)]
+    file: Option<String>,
+    /// Seconds per position (default 1 when no depth is given).
+    #[arg(long, value_parser = parse_seconds)]
+    time: Option<f64>,
+    #[arg(long, help = setting_help("depth"), value_parser = setting("depth"))]
+    depth: Option<String>,
+    #[arg(long, help = setting_help("hash"), value_parser = setting("hash"))]
+    hash: Option<String>,
+    #[arg(long, help = setting_help("threads"), value_parser = setting("threads"))]
+    threads: Option<String>,
+    /// Settings to change, `name=value,...` (any `aamir params` lists).
+    #[arg(long, default_value = "")]
+    params: String,
+    /// Only positions of this kind: capture, capture-defence, goal,
+    /// goal-defence.
+    #[arg(long, value_parser = parse_kind)]
+    kind: Option<tools::suite::TacticKind>,
+    /// Which rows: all, tune or holdout.
+    #[arg(long, default_value = "all", value_parser = parse_split)]
+    split: SplitChoice,
+    /// Also write the results as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+    /// Only check the file, no search: every solution legal and meeting
+    /// its kind's criterion, no move played solving its position.
+    #[arg(long, conflicts_with_all = ["time", "depth", "json"])]
+    check: bool,
+}
+
+#[derive(Clone, Copy)]
+struct SplitChoice(Option<tools::suite::Split>);
+
+#[derive(Subcommand)]
+enum SuiteCommand {
+    /// Build a suite file from `aamir match` games aamir lost: positions
+    /// where a deeper search (Sharp's developer command, or aamir's own at
+    /// --deep-time) beats the move played by the grading criteria and
+    /// aamir at --time does not solve.
+    Make {
+        /// `games.tsv` files of `aamir match` (arimaa.com archive columns).
+        #[arg(required = true)]
+        games: Vec<String>,
+        /// aamir's engine name in the games (wusername/busername); repeat
+        /// for more.
+        #[arg(long = "player", value_name = "NAME", required = true)]
+        players: Vec<String>,
+        /// Sharp's developer command (`sharp-dev`, built by
+        /// ../shared/tools/build-sharp.sh): `PATH searchPos FILE -d DEPTH`.
+        #[arg(long, value_name = "PATH")]
+        sharp: Option<String>,
+        /// Depth of Sharp's search; repeat for more searches, each a deep
+        /// opinion (the best-graded move counts).
+        #[arg(long = "sharp-depth", value_name = "D", default_values_t = [6])]
+        sharp_depths: Vec<u32>,
+        /// Without --sharp: seconds of aamir's own deep search.
+        #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
+        deep_time: f64,
+        /// Seconds of aamir's check search (a kept position is one it does
+        /// not solve in this time).
+        #[arg(long, default_value_t = 1.0, value_parser = parse_seconds)]
+        time: f64,
+        /// At most this many positions from one game.
+        #[arg(long, default_value_t = 6)]
+        per_game: usize,
+        /// Folder for the position file given to Sharp.
+        #[arg(long, default_value = "target/suite-make")]
+        scratch: String,
+        /// The suite file to write.
+        #[arg(long)]
+        out: String,
+        /// Add to this suite: its rows stay, its positions are skipped,
+        /// new ids follow its last (may be the same file as --out).
+        #[arg(long, value_name = "FILE")]
+        add_to: Option<String>,
+    },
+}
+
+fn parse_kind(s: &str) -> Result<tools::suite::TacticKind, String> {
+    tools::suite::TacticKind::parse(s).ok_or_else(|| {
+        format!("`{s}` is not a kind: use capture, capture-defence, goal or goal-defence")
+    })
+}
+
+fn parse_split(s: &str) -> Result<SplitChoice, String> {
+    match s {
+        "all" => Ok(SplitChoice(None)),
+        _ => tools::suite::Split::parse(s)
+            .map(|x| SplitChoice(Some(x)))
+            .ok_or_else(|| format!("`{s}` is not a split: use all, tune or holdout")),
+    }
+}
+
 /// How to write a position, shown under `aamir analyze --help`.
 const POSITION_HELP: &str = "\
 Positions: `g [BOARD]` (gold to move) or `s [BOARD]` (silver to move; `w`
@@ -609,6 +714,68 @@ fn run(cli: Cli) -> Result<()> {
         }) => {
             let config = config(&params, &[("hash", hash)])?;
             tools::bench::run(depth, &config, true).map(|_| ())
+        }
+        Some(Command::Suite(SuiteArgs {
+            make:
+                Some(SuiteCommand::Make {
+                    games,
+                    players,
+                    sharp,
+                    sharp_depths,
+                    deep_time,
+                    time,
+                    per_game,
+                    scratch,
+                    out,
+                    add_to,
+                }),
+            ..
+        })) => {
+            let command = std::env::args().collect::<Vec<_>>().join(" ");
+            let opts = tools::suite::MakeOptions {
+                games,
+                players,
+                sharp,
+                sharp_depths,
+                deep_time,
+                check: tools::analyze::AnalyzeOptions {
+                    time: Some(time),
+                    config: config("", &[])?,
+                },
+                per_game,
+                scratch,
+                out,
+                command,
+                add_to,
+            };
+            tools::suite::make(&opts)
+        }
+        Some(Command::Suite(SuiteArgs {
+            make: None,
+            file,
+            time,
+            depth,
+            hash,
+            threads,
+            params,
+            kind,
+            split,
+            json,
+            check,
+        })) => {
+            let file = file.context("give the suite FILE")?;
+            let config = config(
+                &params,
+                &[("depth", depth), ("hash", hash), ("threads", threads)],
+            )?;
+            let opts = tools::suite::SuiteOptions {
+                analyze: tools::analyze::AnalyzeOptions { time, config },
+                kind,
+                split: split.0,
+                json,
+                check_only: check,
+            };
+            tools::suite::run(&file, &opts)
         }
         Some(Command::Params) => print_params(),
         #[cfg(feature = "dev")]

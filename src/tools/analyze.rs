@@ -57,7 +57,7 @@ fn print_report(root: &Position, r: &Report) -> Result<(), OutputError> {
 
 /// The limits of one search: `--time` if given, else the `depth` option
 /// if set, else `default`.
-fn limits(opts: &AnalyzeOptions, default: Duration) -> Result<Limits> {
+pub(crate) fn limits(opts: &AnalyzeOptions, default: Duration) -> Result<Limits> {
     let depth = opts.config.engine.depth_limit();
     // An analysis is asked for a fixed time: it thinks that long (starting
     // iterations until then and cutting the last one), with no reserve to

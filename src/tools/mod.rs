@@ -11,3 +11,4 @@ pub mod out;
 pub mod replay;
 #[cfg(any(test, feature = "dev"))]
 pub mod studies;
+pub mod suite;
