@@ -691,6 +691,12 @@ class Session:
         self.transcript = []
         self.stderr = []
         self.closed_input = False
+        # The engine warns once when a game is played before `newgame`
+        # (or a `setposition` it accepts): allowed once, and never after a
+        # plain `newgame` was sent.
+        self.began = False
+        self.aei_sent = False
+        self.warned_before_newgame = False
         self.proc = subprocess.Popen(
             [binary],
             stdin=subprocess.PIPE,
@@ -720,6 +726,10 @@ class Session:
             data = data.encode("utf-8")
         self.transcript.append((self.stamp(), ">", data))
         self.stats.lines += 1
+        if data.strip() == b"aei":
+            self.aei_sent = True
+        elif data.strip() == b"newgame" and self.aei_sent:
+            self.began = True
         try:
             self.proc.stdin.write(data + b"\n")
             self.proc.stdin.flush()
@@ -757,6 +767,13 @@ class Session:
             raise Failure(f"raw control character in output line: {short(body)}")
         if text.split(" ", 1)[0] not in REPLIES:
             raise Failure(f"output line is no AEI message: {short(body)}")
+        if text.startswith("log Warning: `") and "before `newgame`" in text:
+            if self.began:
+                raise Failure(f"`{text}` after `newgame` was sent")
+            if self.warned_before_newgame:
+                raise Failure(f"`{text}` a second time")
+            self.warned_before_newgame = True
+            return self.next_line(timeout)
         return text
 
     def read_until(self, pred, timeout, what):
