@@ -389,9 +389,10 @@ fn rate_files(anchor: Option<String>, prior: f64, markdown: bool, paths: &[PathB
     let ratings = super::rate::fit(&results, &anchor, prior).map_err(|e| anyhow!(e))?;
     out!("{}", super::rate::table(&ratings, &anchor, markdown))?;
     outln!(
-        "{} games from {} matches; Elo relative to {anchor}",
+        "{} games from {} match{}; Elo relative to {anchor}",
         results.len(),
-        parts.len()
+        parts.len(),
+        if parts.len() == 1 { "" } else { "es" }
     )?;
     Ok(())
 }
