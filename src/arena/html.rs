@@ -18,7 +18,7 @@
 
 use super::result::{GameRecord, Side, Termination};
 use super::stats::PairCounts;
-use super::stats::{SprtDecision, estimate, fmt_elo};
+use super::stats::{estimate, fmt_elo};
 use super::summary::{EngineNote, Summary, pair_outcomes};
 use crate::board::Game;
 use crate::board::notation::board_string;
@@ -55,11 +55,7 @@ fn paired_html(h: &mut String, s: &Summary) {
                 t.llr,
                 t.lower,
                 t.upper,
-                match t.decision {
-                    SprtDecision::Continue => "undecided",
-                    SprtDecision::H0 => "H0 accepted",
-                    SprtDecision::H1 => "H1 accepted",
-                }
+                t.decision.text()
             )
         });
         let _ = writeln!(
@@ -105,20 +101,37 @@ fn paired_html(h: &mut String, s: &Summary) {
                 "{} minus {}, Elo from the pairs",
                 s.config.engines[i].name, s.config.engines[j].name
             );
-            let mut chart = Chart::new(&title, "pairs played", "Elo (clipped at \u{b1}800)");
-            chart.band = band;
-            chart.band_label = "95% interval";
-            chart.hlines.push((0.0, "0".into(), "#9aa3ad"));
-            chart.series.push(Series {
-                label: "Elo difference",
-                colour: ACCENT,
-                points: elo,
-                dashed: false,
-            });
-            h.push_str(&chart.svg());
+            h.push_str(&elo_chart(
+                &title,
+                "pairs played",
+                "Elo difference",
+                elo,
+                band,
+            ));
         }
     }
     h.push_str("</div>\n");
+}
+
+/// An Elo estimate as it came in, with its 95% band and the zero line.
+fn elo_chart(
+    title: &str,
+    x_label: &str,
+    label: &str,
+    points: Vec<(f64, f64)>,
+    band: Vec<(f64, f64, f64)>,
+) -> String {
+    let mut c = Chart::new(title, x_label, "Elo (clipped at \u{b1}800)");
+    c.band = band;
+    c.band_label = "95% interval";
+    c.hlines.push((0.0, "0".into(), "#9aa3ad"));
+    c.series.push(Series {
+        label,
+        colour: ACCENT,
+        points,
+        dashed: false,
+    });
+    c.svg()
 }
 
 /// Escapes text for HTML and SVG.
@@ -715,21 +728,13 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
             dashed: false,
         });
         h.push_str(&c.svg());
-        let mut c = Chart::new(
+        h.push_str(&elo_chart(
             "Elo estimate and 95% interval",
             "games played",
-            "Elo (clipped at \u{b1}800)",
-        );
-        c.band = band;
-        c.band_label = "95% interval";
-        c.hlines.push((0.0, "0".into(), "#9aa3ad"));
-        c.series.push(Series {
-            label: "Elo",
-            colour: ACCENT,
-            points: elo,
-            dashed: false,
-        });
-        h.push_str(&c.svg());
+            "Elo",
+            elo,
+            band,
+        ));
         if let (Some(t), Some(st)) = (sprt, p.sprt) {
             let (lo, hi) = t.bounds();
             let mut c = Chart::new("SPRT log-likelihood ratio", "games played", "LLR");
@@ -744,11 +749,7 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
                 dashed: false,
             });
             h.push_str(&c.svg());
-            let verdict = match st.decision {
-                SprtDecision::Continue => "undecided",
-                SprtDecision::H0 => "H0 accepted",
-                SprtDecision::H1 => "H1 accepted",
-            };
+            let verdict = st.decision.text();
             h.push_str("</div>");
             let _ = write!(
                 h,

@@ -378,6 +378,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
 
         let total = scheduled as usize;
         let mut paired_text = String::new();
+        let mut paired_sprt = None;
         loop {
             // Ctrl-C raises a global flag; passing it on from here keeps
             // the workers' view to one flag.
@@ -450,6 +451,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
             if finished && !config.candidates().is_empty() {
                 // The first two candidates' pairs over every reference.
                 paired_text.clear();
+                paired_sprt = None;
                 if let Some(t) = paired_figures(config, &done)
                     .into_iter()
                     .find(|t| config.references == 1 || t.reference == "all")
@@ -459,22 +461,11 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
                         " | paired {} +{} -{} {}: Elo {} z {:.2}",
                         t.first, c.first_only, c.second_only, t.second, t.elo_text, t.z
                     );
-                    if let Some(st) = t.sprt {
-                        paired_text.push_str(&format!(
-                            " LLR {:.2} [{:.2}, {:.2}]",
-                            st.llr, st.lower, st.upper
-                        ));
-                        if sprt_stops
-                            && st.decision != SprtDecision::Continue
-                            && status == Status::Complete
-                        {
-                            status = Status::Sprt;
-                            abort.store(true, Ordering::SeqCst);
-                        }
-                    }
+                    paired_sprt = t.sprt;
                 }
             }
             line.push_str(&paired_text);
+            let mut sprt_state = paired_sprt;
             for (p, &(a, b)) in pairs.iter().enumerate().filter(|_| pairs.len() == 1) {
                 let sprt = config.sprt.filter(|_| !config.sprt_is_paired());
                 let (wa, wb) = wins[p];
@@ -491,18 +482,20 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
                     100.0 * e.los
                 ));
                 if let Some(s) = sprt {
-                    let st = s.state(wa, wb);
-                    line.push_str(&format!(
-                        " LLR {:.2} [{:.2}, {:.2}]",
-                        st.llr, st.lower, st.upper
-                    ));
-                    if sprt_stops
-                        && st.decision != SprtDecision::Continue
-                        && status == Status::Complete
-                    {
-                        status = Status::Sprt;
-                        abort.store(true, Ordering::SeqCst);
-                    }
+                    sprt_state = Some(s.state(wa, wb));
+                }
+            }
+            // One test at most: a single pairing's, or the candidates'
+            // paired difference.
+            if let Some(st) = sprt_state {
+                line.push_str(&format!(
+                    " LLR {:.2} [{:.2}, {:.2}]",
+                    st.llr, st.lower, st.upper
+                ));
+                if sprt_stops && st.decision != SprtDecision::Continue && status == Status::Complete
+                {
+                    status = Status::Sprt;
+                    abort.store(true, Ordering::SeqCst);
                 }
             }
             progress.draw(&line, if finished { done.last() } else { None });

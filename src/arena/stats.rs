@@ -198,6 +198,17 @@ pub enum SprtDecision {
     H1,
 }
 
+impl SprtDecision {
+    /// The verdict as the reports word it.
+    pub fn text(self) -> &'static str {
+        match self {
+            SprtDecision::Continue => "undecided",
+            SprtDecision::H0 => "H0 accepted",
+            SprtDecision::H1 => "H1 accepted",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtState {
     pub llr: f64,

@@ -6,7 +6,7 @@
 use super::result::{GameRecord, Side, Termination};
 use super::schedule::{Mode, Shard, pairings};
 use super::spec::EngineSpec;
-use super::stats::{PairCounts, Sprt, SprtDecision, SprtState, estimate, fmt_elo};
+use super::stats::{PairCounts, Sprt, SprtState, estimate, fmt_elo};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -583,7 +583,7 @@ pub fn report(s: &Summary) -> String {
                 t.llr,
                 t.lower,
                 t.upper,
-                decision_text(t.decision)
+                t.decision.text()
             ));
         }
     }
@@ -683,18 +683,10 @@ pub fn paired_line(p: &PairedSummary) -> String {
             t.llr,
             t.lower,
             t.upper,
-            decision_text(t.decision)
+            t.decision.text()
         ));
     }
     line
-}
-
-fn decision_text(d: SprtDecision) -> &'static str {
-    match d {
-        SprtDecision::Continue => "undecided",
-        SprtDecision::H0 => "H0 accepted",
-        SprtDecision::H1 => "H1 accepted",
-    }
 }
 
 #[cfg(test)]
