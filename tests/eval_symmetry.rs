@@ -1,6 +1,6 @@
 //! The static evaluation treats the two colours and the two wings alike:
 //! every position of the archive games, with the default weights and with
-//! every knowledge term switched on, scores the same for its side to move
+//! every weight doubled, scores the same for its side to move
 //! after the colours are swapped (ranks mirrored) and after the files are
 //! mirrored. Self-play cannot find a term that favours one colour or one
 //! wing, because both sides share it; a game against another engine pays
@@ -36,28 +36,23 @@ fn mirror_files(pos: &Position) -> Position {
     out
 }
 
-/// The default weights with the terms that are off by default switched on
-/// and the capture terms at their full reach (the capture detector instead
-/// of the default two-step test), so that every term is seen.
-fn every_term_on() -> Evaluator {
+/// Every weight of every term doubled (within its range), so that each
+/// term is seen at a second strength besides its default.
+fn every_weight_doubled() -> Evaluator {
     let mut e = Evaluator::default();
-    for (name, value) in [
-        ("hostage_holder", "15"),
-        ("blockade", "40"),
-        ("goal_line", "5"),
-        ("placement_pct", "100"),
-        ("ele_mobility", "50"),
-        ("capture_reach", "4"),
-        ("threat_reach", "4"),
-    ] {
-        e.w.set_named(name, value).expect(name);
+    for i in 0..aamir::eval::Weights::len() {
+        let v = e.w.get(i).expect("index in range");
+        let spec = aamir::eval::Weights::spec(i).expect("index in range");
+        e.w.set(i, (2 * v).clamp(spec.min, spec.max))
+            .expect("in range");
     }
+    assert!(e.w != Evaluator::default().w);
     e
 }
 
 #[test]
 fn every_archive_position_scores_alike_mirrored_and_with_colours_swapped() {
-    let evaluators = [Evaluator::default(), every_term_on()];
+    let evaluators = [Evaluator::default(), every_weight_doubled()];
     let mut checked = 0;
     let mut bad = Vec::new();
     for file in ["games-2026-02.tsv", "games-2011-extra.tsv"] {

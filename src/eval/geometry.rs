@@ -1,5 +1,5 @@
 //! Board geometry and per-position facts shared by the knowledge terms
-//! (trap control, hostages, dominance, rabbit goal threats, placement):
+//! (trap control, hostages, dominance, runners, wings, alignment):
 //! step distances, disks around squares, and a [`Context`] computed once per
 //! evaluation so that each term does not recompute frozen pieces, how many
 //! enemy pieces outrank each kind, or who controls each trap.

@@ -2,10 +2,7 @@
 //!
 //! A **hostage** is a piece held near a trap the enemy controls by a
 //! stronger enemy piece that freezes it: the holder can drag it in when it
-//! likes, and the owner must keep defending the trap. Holding costs the
-//! holder something too: an elephant busy holding does not attack or
-//! defend elsewhere, so the holder's side pays `holder_cost` when its
-//! elephant is one of the holders.
+//! likes, and the owner must keep defending the trap.
 //!
 //! A **frame** is a piece on a trap kept alive only by its guards: every
 //! square around the trap is taken and the framed piece cannot push its
@@ -14,17 +11,15 @@
 use super::geometry::{Context, nearest_trap, piece_value};
 use super::trapcontrol::saturate;
 use crate::board::bitboard::{Bitboard, adjacent};
-use crate::board::{Color, Kind, Position};
+use crate::board::{Color, Position};
 
-/// Net centi-rabbits `c` loses to its hostages: `pct` of each hostage's
-/// value at full enemy control of the trap it is held at, less
-/// `holder_cost` for each hostage the enemy elephant holds.
-pub fn hostages(pos: &Position, ctx: &Context, c: Color, pct: i32, holder_cost: i32) -> i32 {
-    if pct == 0 && holder_cost == 0 {
+/// Centi-rabbits `c` loses to its hostages: `pct` of each hostage's
+/// value at full enemy control of the trap it is held at.
+pub fn hostages(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
+    if pct == 0 {
         return 0;
     }
     let held = ctx.frozen[c.index()].and_not(pos.rabbits(c));
-    let enemy_elephant = pos.kind_bb(c.opp(), Kind::Elephant);
     let mut loss = 0;
     for sq in held {
         let (t, d) = nearest_trap(sq);
@@ -38,9 +33,6 @@ pub fn hostages(pos: &Position, ctx: &Context, c: Color, pct: i32, holder_cost: 
         let Some(p) = pos.piece_at(sq) else { continue };
         let control = (-saturate(x)).min(256);
         loss += piece_value(ctx, c, p.kind()) * pct / 100 * control / 256;
-        if (adjacent(sq) & enemy_elephant).any() {
-            loss -= holder_cost;
-        }
     }
     loss
 }
@@ -92,12 +84,10 @@ mod tests {
         ]);
         let ctx = ctx_of(&p);
         assert!(ctx.frozen[0].contains(Square::parse("b6").unwrap()));
-        let h = hostages(&p, &ctx, Color::Gold, 30, 10);
+        let h = hostages(&p, &ctx, Color::Gold, 30);
         assert!(h > 50, "{h}");
-        // The holder pays for tying down its elephant.
-        assert!(hostages(&p, &ctx, Color::Gold, 30, 0) - h == 10);
         // Silver has no hostage.
-        assert_eq!(hostages(&p, &ctx, Color::Silver, 30, 10), 0);
+        assert_eq!(hostages(&p, &ctx, Color::Silver, 30), 0);
     }
 
     #[test]
@@ -107,7 +97,7 @@ mod tests {
             "       r", " C      ", " M dr   ", " e      ", "        ", "        ", "      E ",
             "R       ",
         ]);
-        assert_eq!(hostages(&p, &ctx_of(&p), Color::Gold, 30, 10), 0);
+        assert_eq!(hostages(&p, &ctx_of(&p), Color::Gold, 30), 0);
         // Frozen, but three steps from the nearest trap (c3).
         let p = pos([
             "       r", "        ", "        ", "        ", "        ", "        ", "   e  E ",
@@ -115,7 +105,7 @@ mod tests {
         ]);
         let ctx = ctx_of(&p);
         assert!(ctx.frozen[0].contains(Square::parse("d1").unwrap()));
-        assert_eq!(hostages(&p, &ctx, Color::Gold, 30, 10), 0);
+        assert_eq!(hostages(&p, &ctx, Color::Gold, 30), 0);
     }
 
     #[test]

@@ -1,13 +1,13 @@
-//! Elephant mobility: how much of the board the elephant can reach in one
-//! turn.
+//! Elephant mobility: the room next to the elephant ([`elephant_room`])
+//! and how much of the board it can reach in one turn
+//! ([`elephant_cramp`]).
 //!
 //! An elephant is the only piece nothing can freeze or push, so its worth
 //! is where it can go: to defend a home trap, to attack an enemy one, to
 //! meet an enemy piece that wanders off. One that has dived deep into the
 //! enemy camp, or is hemmed in by its own pieces, reaches few squares in
-//! four steps even when it is not blockaded outright ([`super::blockades`]
-//! only sees the elephant that cannot move at all). Strong bots charge a
-//! cramped elephant a penalty that grows quickly as its reach shrinks.
+//! four steps even when it is not blockaded outright. Strong bots charge
+//! a cramped elephant a penalty that grows quickly as its reach shrinks.
 //!
 //! The reach is a flood fill on bitboards, counted in steps:
 //! - an empty square next to a reached one costs one step;
@@ -21,7 +21,7 @@
 //! Squares in the middle of the board count twice: from there the
 //! elephant reaches all four traps.
 
-use crate::board::bitboard::Bitboard;
+use crate::board::bitboard::{Bitboard, adjacent};
 use crate::board::{Color, Kind, Position};
 
 /// Files c-f on ranks 3-6: from these squares every trap is near.
@@ -73,10 +73,18 @@ pub fn elephant_mobility_count(pos: &Position, c: Color) -> i32 {
     (r4.count() + (r4 & MIDDLE).count()) as i32
 }
 
+/// `per_square` for each empty square next to `c`'s elephant.
+pub fn elephant_room(pos: &Position, c: Color, per_square: i32) -> i32 {
+    pos.kind_bb(c, Kind::Elephant)
+        .into_iter()
+        .map(|sq| per_square * (adjacent(sq) & pos.empty_squares()).count() as i32)
+        .sum()
+}
+
 /// Centi-rabbits `c` loses to a cramped elephant: `weight` at no mobility,
 /// falling with the square of the shortfall below [`FREE_MOBILITY`] to 0
 /// there. A side without an elephant pays nothing here (material says it).
-pub fn elephant_mobility(pos: &Position, c: Color, weight: i32) -> i32 {
+pub fn elephant_cramp(pos: &Position, c: Color, weight: i32) -> i32 {
     if weight == 0 || pos.kind_bb(c, Kind::Elephant).is_empty() {
         return 0;
     }
@@ -166,11 +174,11 @@ mod tests {
         let m_central = elephant_mobility_count(&central, Color::Gold);
         assert!(m_deep <= 12, "deep mobility {m_deep}");
         assert!(m_central >= FREE_MOBILITY, "central mobility {m_central}");
-        assert!(elephant_mobility(&deep, Color::Gold, 50) > 20);
-        assert_eq!(elephant_mobility(&central, Color::Gold, 50), 0);
+        assert!(elephant_cramp(&deep, Color::Gold, 50) > 20);
+        assert_eq!(elephant_cramp(&central, Color::Gold, 50), 0);
         // Off at weight 0; no charge for a side without an elephant.
-        assert_eq!(elephant_mobility(&deep, Color::Gold, 0), 0);
-        assert_eq!(elephant_mobility(&deep, Color::Silver, 50), 0);
+        assert_eq!(elephant_cramp(&deep, Color::Gold, 0), 0);
+        assert_eq!(elephant_cramp(&deep, Color::Silver, 50), 0);
     }
 
     #[test]

@@ -1,11 +1,11 @@
 //! Rabbit runners: how dangerous each rabbit is as a goal threat, scored
 //! from the shape of the board around it rather than from a path count.
 //!
-//! [`super::rabgoal`] counts the steps a rabbit needs down a file and cuts
-//! the threat by the defenders on its wing, so one defender in front of a
-//! rabbit two steps from goal makes it look harmless. In the games aamir
-//! loses, such a rabbit camps there for ten plies and the goal comes once
-//! the defenders are pulled away. This term keeps a rabbit near goal
+//! Counting the steps a rabbit needs down a file and cutting the threat by
+//! the defenders on its wing makes one defender in front of a rabbit two
+//! steps from goal look harmless; in the games aamir loses, such a rabbit
+//! camps there for ten plies and the goal comes once the defenders are
+//! pulled away. This term keeps a rabbit near goal
 //! dangerous until the way ahead is truly crowded, in the spirit of the
 //! rabbit evaluation of the strong bots (Sharp's among them):
 //!

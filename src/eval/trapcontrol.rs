@@ -9,14 +9,19 @@
 //! standing next to a stronger unfrozen enemy three quarters.
 //!
 //! The score saturates (owning a trap twice over is not twice as good) and
-//! is weighed per trap by its owner: a home trap held is defence, an enemy
-//! home trap held is attack. [`trap_danger`] then charges each piece that
+//! is weighed per trap by its owner: a home trap held is defence, a home
+//! trap the enemy holds is its attack ([`by_reach`]). Beside it stands the
+//! simple count of who guards each trap from next to it ([`by_guards`]);
+//! the two together are the evaluation's trap control term, and
+//! [`on_weak_traps`] charges the pieces standing on a trap with a single
+//! guard. [`trap_danger`] then charges each piece that
 //! stands next to (or on) a trap the enemy controls, with an enemy piece
 //! strong enough to push or pull it close by: this is how a bot walks cats
 //! and rabbits into enemy traps one after another.
 
+use super::basics::strongest;
 use super::geometry::{Context, TRAP_SQUARES, disk, piece_value, trap_owner};
-use crate::board::bitboard::adjacent;
+use crate::board::bitboard::{Bitboard, adjacent};
 use crate::board::{Color, Kind, Position, Square};
 
 /// Strength by the number of enemy pieces that outrank the piece.
@@ -92,17 +97,65 @@ pub fn saturate(x: i32) -> i32 {
     x * 256 / (x.abs() + SATURATION)
 }
 
-/// Trap control in centi-rabbits, gold minus silver: `scale` per trap at
-/// full control, times `defence_pct` when the owner holds its home trap
-/// and `attack_pct` when the enemy holds it.
-pub fn trap_control_score(ctx: &Context, scale: i32, defence_pct: i32, attack_pct: i32) -> i32 {
+/// Trap control by reach over `c`'s two home traps, good for `c`:
+/// `scale` centi-rabbits per trap at full control, times `attack_pct`
+/// percent where the enemy holds it.
+pub fn by_reach(ctx: &Context, c: Color, scale: i32, attack_pct: i32) -> i32 {
     let mut s = 0;
-    for i in 0..4 {
-        let owner = trap_owner(i);
-        let x = ctx.trap_for(owner, i);
-        let pct = if x >= 0 { defence_pct } else { attack_pct };
-        let v = saturate(x) * scale / 256 * pct / 100;
-        s += if owner == Color::Gold { v } else { -v };
+    for i in (0..4).filter(|&i| trap_owner(i) == c) {
+        let x = ctx.trap_for(c, i);
+        let v = saturate(x) * scale / 256;
+        s += if x >= 0 { v } else { v * attack_pct / 100 };
+    }
+    s
+}
+
+/// Trap control by guards, good for `c`: per trap, `two_guards` for two or
+/// more of `c`'s pieces next to it and `strongest` when the strongest piece
+/// next to it is `c`'s; over the enemy's home traps times
+/// `enemy_home_pct` percent.
+pub fn by_guards(
+    pos: &Position,
+    c: Color,
+    two_guards: i32,
+    strongest_guard: i32,
+    enemy_home_pct: i32,
+) -> i32 {
+    let own = pos.occupied_by(c);
+    let opp = pos.occupied_by(c.opp());
+    let mut s = 0;
+    for tsq in Bitboard::TRAPS {
+        let adj = adjacent(tsq);
+        let mine = adj & own;
+        let mut ctl = 0;
+        if mine.count() >= 2 {
+            ctl += two_guards;
+        }
+        if strongest(pos, c, mine) > strongest(pos, c.opp(), adj & opp) {
+            ctl += strongest_guard;
+        }
+        let home = (tsq.rank() < 4) == (c == Color::Gold);
+        s += if home {
+            ctl
+        } else {
+            ctl * enemy_home_pct / 100
+        };
+    }
+    s
+}
+
+/// What `c` pays for its pieces standing on a trap with at most one friend
+/// next to it: `per_kind` for each (one guard less and it is gone).
+pub fn on_weak_traps(pos: &Position, c: Color, per_kind: &[i32; 6]) -> i32 {
+    let own = pos.occupied_by(c);
+    let mut s = 0;
+    for tsq in Bitboard::TRAPS {
+        if own.contains(tsq)
+            && (adjacent(tsq) & own).count() <= 1
+            && let Some(p) = pos.piece_at(tsq)
+        {
+            s += per_kind[p.kind().index()];
+        }
     }
     s
 }
@@ -122,7 +175,7 @@ pub fn trap_danger(pos: &Position, ctx: &Context, c: Color, pct: i32) -> i32 {
             continue;
         }
         let tsq = Square::new(t);
-        let near = (adjacent(tsq) | crate::board::bitboard::Bitboard::from_square(tsq))
+        let near = (adjacent(tsq) | Bitboard::from_square(tsq))
             & pos.occupied_by(c)
             & !pos.kind_bb(c, Kind::Elephant);
         for sq in near {
@@ -189,8 +242,11 @@ mod tests {
             "R       ",
         ]);
         let ctx = test_ctx(&p);
-        let full = trap_control_score(&ctx, 60, 100, 130);
-        let no_attack = trap_control_score(&ctx, 60, 100, 0);
+        let net = |attack| {
+            by_reach(&ctx, Color::Gold, 60, attack) - by_reach(&ctx, Color::Silver, 60, attack)
+        };
+        let full = net(130);
+        let no_attack = net(0);
         assert!(full < -20, "{full}");
         assert!(no_attack > full);
     }

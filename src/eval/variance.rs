@@ -22,6 +22,17 @@ const K: f64 = 300.0;
 /// sure to win by its runners alone, and `1 - w - l` stays positive.
 const MAX_ODDS: f64 = 0.45;
 
+/// What reading `pct` percent of each side's runners as odds adds to
+/// `score`, the side to move's score with all of them counted as points;
+/// `run` holds the runners of the side to move, then of its opponent.
+pub fn odds_part(score: i32, run: [i32; 2], pct: i32) -> i32 {
+    if pct == 0 {
+        return 0;
+    }
+    // `adjust` reads negative points as none.
+    adjust(score, run[0] * pct / 100, run[1] * pct / 100) - score
+}
+
 /// `score` (the side to move's, with every point counted) adjusted for
 /// `mine` and `theirs`, the variance points in it of the side to move and
 /// of its opponent (each at least 0).

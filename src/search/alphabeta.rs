@@ -447,10 +447,8 @@ impl<'a> Worker<'a> {
     /// wins, and a goal threat of the opponent makes a score above beta
     /// untrustworthy: then the side to move gets one whole turn to defend
     /// (the opponent's goal is seen at its next turn start) and `ctx` is
-    /// set for it. Above alpha (`goal_ext_pv`: inside the window of a PV
-    /// node; elsewhere alpha + 1 = beta) the threat can equally pull an
-    /// exact score down to a loss. Below alpha neither threat nor defence
-    /// can lift the score, and above beta a goal of our own adds nothing.
+    /// set for it. Below alpha neither threat nor defence can lift the
+    /// score, and above beta a goal of our own adds nothing.
     /// Below beta a capture still can: the quiescence search (`qsearch`)
     /// resolves them.
     #[inline]
@@ -483,12 +481,8 @@ impl<'a> Worker<'a> {
         }
         let e = self.static_eval(pos);
         // Where a threat could pull the score below what the window asks.
-        let matters = if self.params.goal_ext_pv {
-            e > alpha
-        } else {
-            e >= beta
-        };
-        let extend = matters && ctx.ext_left > 0 && self.threat_of(pos, pos.side().opp()).is_some();
+        let extend =
+            e >= beta && ctx.ext_left > 0 && self.threat_of(pos, pos.side().opp()).is_some();
         if e >= beta && !extend {
             return Leaf::Score(e);
         }
@@ -616,18 +610,9 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let undo = pos.make_action(a);
         let cost = a.cost() as i32;
-        // With `goal_def_free`, once the defending turn has touched the
-        // goal line's squares the rest of it may go anywhere: the turn can
-        // no longer be one that leaves the line as it was.
-        let defend = if self.params.goal_def_free && (a.squares() & ctx.defend).any() {
-            Bitboard::EMPTY
-        } else {
-            ctx.defend
-        };
         let c = NodeCtx {
             depth: ctx.depth - cost,
             ply: ctx.ply + cost,
-            defend,
             ..ctx
         };
         let s = if first {
@@ -726,11 +711,18 @@ mod tests {
     /// window, its turn begun on the board hashed `turn_start`, and the
     /// nodes it took (shared with the quiescence tests).
     pub(super) fn depth0(pos: &Position, params: &Params, turn_start: u64) -> (i32, u64) {
-        out_of_depth(pos, params, turn_start, 0)
+        out_of_depth(pos, params, turn_start, 0, -INF, INF)
     }
 
     /// [`depth0`] with `ext_left` goal-threat extensions allowed.
-    fn out_of_depth(pos: &Position, params: &Params, turn_start: u64, ext_left: u32) -> (i32, u64) {
+    fn out_of_depth(
+        pos: &Position,
+        params: &Params,
+        turn_start: u64,
+        ext_left: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, u64) {
         let tt = TranspositionTable::new(1);
         let eval = Evaluator::default();
         let history = History::default();
@@ -745,7 +737,7 @@ mod tests {
             null_ok: true,
             defend: Bitboard::EMPTY,
         };
-        let s = w.search(&mut p, ctx, -INF, INF);
+        let s = w.search(&mut p, ctx, alpha, beta);
         assert_eq!(p, *pos, "the search left the position changed");
         (s, w.nodes)
     }
@@ -795,7 +787,9 @@ mod tests {
         // rabbit (g7, h7); its rabbits and camel on the a and b files are
         // too far from the line to matter. The extension gives silver one
         // turn to defend: with `goal_def_area` it finds the dog's defence
-        // among far fewer turns.
+        // among far fewer turns. The threat is extended at a leaf whose
+        // static score reaches beta, so the window asks whether silver
+        // escapes the loss: a score above it says it does.
         let pos = parse_side_and_board(&format!(
             "s [{}]",
             [
@@ -807,13 +801,13 @@ mod tests {
         .unwrap();
         let threat = crate::tactics::goal::threat_plan(&pos, Color::Gold).expect("gold threatens");
         assert_eq!(threat.steps, 2);
+        let (alpha, beta) = (-WIN_BOUND, -WIN_BOUND + 1);
         let run = |area: bool| {
             let params = Params {
-                goal_ext_pv: true,
                 goal_def_area: area,
                 ..Params::default()
             };
-            out_of_depth(&pos, &params, pos.hash(), 1)
+            out_of_depth(&pos, &params, pos.hash(), 1, alpha, beta)
         };
         let (full, full_nodes) = run(false);
         let (kept, kept_nodes) = run(true);
@@ -824,42 +818,7 @@ mod tests {
             "the area should prune: {kept_nodes} nodes against {full_nodes}"
         );
         // Without the extension the threat lies past the horizon.
-        let (_, plain_nodes) = out_of_depth(&pos, &Params::default(), pos.hash(), 0);
+        let (_, plain_nodes) = out_of_depth(&pos, &Params::default(), pos.hash(), 0, alpha, beta);
         assert!(plain_nodes < kept_nodes);
-    }
-
-    #[test]
-    fn a_defending_turn_is_free_once_it_touches_the_line() {
-        // Gold's rabbit on h6 walks to h8 in two steps; silver's dog on g5
-        // freezes it with one step. Far away, gold's elephant on e3 can
-        // push silver's frozen cat from d3 into trap c3, unless silver's
-        // horse steps from b4 to b3 to guard the trap. Kept to the line's
-        // squares the defending turn cannot guard it; freed once the dog
-        // has touched them, it can, and the cat lives.
-        let pos = parse_side_and_board(&format!(
-            "s [{}]",
-            [
-                "rr      ", "        ", "       R", "      d ", " h      ", "   cE   ", "        ",
-                "R       ",
-            ]
-            .concat()
-        ))
-        .unwrap();
-        assert!(crate::tactics::goal::threat_plan(&pos, Color::Gold).is_some());
-        let run = |free: bool| {
-            let params = Params {
-                goal_ext_pv: true,
-                goal_def_area: true,
-                goal_def_free: free,
-                ..Params::default()
-            };
-            out_of_depth(&pos, &params, pos.hash(), 1).0
-        };
-        let (kept, freed) = (run(false), run(true));
-        assert!(kept > -WIN_BOUND, "the dog's defence was pruned: {kept}");
-        assert!(
-            freed > kept + 100,
-            "the freed turn should save the cat: {freed} against {kept}"
-        );
     }
 }

@@ -3,8 +3,8 @@
 //! self-play matches) and so AEI options can set them. One line of the
 //! table below is all a new parameter needs; `aamir params` lists them.
 //!
-//! Techniques measured without gain were removed; `docs/experiments.md`
-//! records what they measured.
+//! Techniques measured without gain were removed; `docs/status.md` lists
+//! what each one measured and the commit that holds its code.
 
 use crate::settings::{Table, table};
 
@@ -22,43 +22,25 @@ table! {
         /// Extend the search by a turn when the opponent threatens goal at a
         /// leaf (at most this many times on one path; 0 = off).
         goal_extensions: u32 = 1, 0..=8;
-        /// Also extend at leaves of PV nodes whose static score lies inside
-        /// the window (not only above beta): there a goal threat can turn
-        /// an exact score into a loss.
-        goal_ext_pv: bool = false, 0..=1;
         /// In the turn a goal-threat extension gives the defender, search
         /// only the actions near the squares of the attacker's goal line
         /// (any turn that leaves them all unchanged lets that line be
-        /// played). On against off: 245-207 in 452 games, +29.3 Elo
-        /// [-2.8, +61.4], LOS 96.3%, the SPRT undecided; against Sharp at
-        /// its fastest 34 and 37 of 100 (off: 28 and 27), at depth 5 13 of
-        /// 100 (off: 10) (docs/experiments.md, stops 58-59).
+        /// played).
         goal_def_area: bool = true, 0..=1;
         /// How many squares farther than its steps left could carry it an
         /// action may start or end and still count as a defence under
         /// `goal_def_area` (room for a step that clears or unfreezes
         /// another piece's way).
         goal_def_slack: i32 = 1, 0..=4;
-        /// Under `goal_def_area`, free the rest of a defending turn once
-        /// one of its actions has touched the goal line's squares (else
-        /// every action of the turn must stay near them). Off: against
-        /// Sharp at its fastest 39 of 100, against 34 and 37 without it;
-        /// its SPRT undecided at 39-36 (docs/experiments.md, stop 59).
-        goal_def_free: bool = false, 0..=1;
         /// A leaf part way through a turn gets the static score of the side
         /// still to move, with its steps left (its captures within them and
         /// its goal counted), instead of ending the turn there; the turn
-        /// still ends there when the other side threatens goal. On against
-        /// off won its SPRT, 125-87, +63.0 Elo [+15.6, +110.3]
-        /// (docs/experiments.md, stop 27).
+        /// still ends there when the other side threatens goal.
         midturn_eval: bool = true, 0..=1;
         /// Null move at turn starts: the side to move passes its whole turn
         /// and the reply is searched this many steps shallower than a real
         /// turn allows; a score still at or above beta cuts the node off
-        /// (0 = off). On at 2 with `root_reduce` 4 and
-        /// `eval_threat_second_pct` 30: the three together won their SPRT
-        /// at 1 s a move, 105-69, +72.9 Elo [+20.4, +125.5]
-        /// (docs/experiments.md, stops 34-35).
+        /// (0 = off).
         null_reduction: i32 = 2, 0..=8;
         /// The least depth (in steps) at which the null move is tried; below
         /// a turn plus `null_reduction` the reply is the static score.
@@ -70,21 +52,14 @@ table! {
         /// Quiescence at turn-start leaves below beta: turns in which the
         /// side to move, then the reply, may play the captures the capture
         /// detector finds or stand pat (0 = off, the static score stands).
-        /// On at 2 against off won its SPRT at 0.3 s a move
-        /// (docs/experiments.md, stop 36).
         qsearch: u32 = 2, 0..=4;
         /// Quiescence delta pruning: a leaf is not searched when its static
         /// score plus the largest capture gain plus this margin
         /// (in centi-rabbits) stays at or below alpha.
         qsearch_margin: i32 = 100, 0..=10_000;
-        /// Order the root list before the first iteration by the learned
-        /// turn-ordering model (`search::ordering`) instead of the static
-        /// score alone.
-        root_order: bool = false, 0..=1;
         /// Root turns the model ranks below the top `root_reduce_pct`
         /// percent are searched this many steps shallower, and again at
-        /// full depth when they beat the best so far (0 = off). On at 4 with
-        /// the null move (see `null_reduction`).
+        /// full depth when they beat the best so far (0 = off).
         root_reduce: i32 = 4, 0..=8;
         /// The share of the root list, best ranked first, searched at full
         /// depth when `root_reduce` is on.
