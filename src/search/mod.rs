@@ -24,10 +24,9 @@ use crate::timeman::{TimeManager, TimeParams};
 use alphabeta::{INF, NodeCtx, Worker};
 pub use config::{EngineConfig, EngineOptions, MAX_DEPTH};
 pub use params::Params;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tt::{PASS, TranspositionTable, WIN, WIN_BOUND};
+use tt::{KeptTable, PASS, TranspositionTable, WIN, WIN_BOUND};
 
 /// How long and how deep to search. All fields optional; with none set the
 /// search runs until stopped.
@@ -78,27 +77,8 @@ pub struct SearchResult {
 /// A search engine with its tables; reused across moves of a game.
 pub struct Searcher {
     config: EngineConfig,
-    tt: Arc<TranspositionTable>,
-    /// Whether a search has stored into `tt`: an unused table is already
-    /// as empty as a new one.
-    tt_used: bool,
-    /// Tells the thread bringing in the table's memory (see
-    /// [`Searcher::install`]) to give up.
-    preparing: Option<Arc<AtomicBool>>,
+    tt: KeptTable,
     eval: Evaluator,
-}
-
-/// Frees a table on a thread of its own: returning a large table's pages
-/// to the system takes a while, and the caller is the AEI loop. (A table
-/// still being prepared is freed when its preparer lets go of it.)
-pub fn free_in_background(table: Arc<TranspositionTable>) {
-    // When no thread can be had, free it here rather than keep it.
-    if let Err(e) = std::thread::Builder::new()
-        .name("free-table".into())
-        .spawn(move || drop(table))
-    {
-        log::debug!("freeing the table on this thread: {e}");
-    }
 }
 
 /// A whole turn in steps, as depths and plies count them.
@@ -106,7 +86,7 @@ const TURN: i32 = STEPS_PER_TURN as i32;
 
 /// One root turn and what the last iteration learnt of it.
 #[derive(Clone)]
-struct RootMove {
+pub(crate) struct RootMove {
     turn: Turn,
     /// The static score of the position after the turn, for the
     /// opponent, as the leaf of a one-turn search would compute it. (The
@@ -146,76 +126,26 @@ fn sort_root(moves: &mut Vec<RootMove>, first: Option<usize>) {
     }));
 }
 
-impl Drop for Searcher {
-    /// The table's preparer has no more reason to go on.
-    fn drop(&mut self) {
-        self.stop_preparing();
-    }
-}
-
 impl Searcher {
     /// A searcher with its table allocated, configured by `config` whole.
     pub fn new(config: &EngineConfig) -> Searcher {
         // Tables built once per process, now rather than on the first
         // move, and off the caller's thread (the AEI loop).
         crate::eval::material::warm_up_in_background();
-        let mut searcher = Searcher {
-            tt: Arc::new(TranspositionTable::new(config.engine.hash.max(1))),
-            tt_used: false,
-            preparing: None,
+        Searcher {
+            tt: KeptTable::new(config.engine.hash.max(1)),
             eval: Evaluator {
                 w: config.eval.clone(),
             },
             config: config.clone(),
-        };
-        searcher.prepare_in_background();
-        searcher
-    }
-
-    fn stop_preparing(&mut self) {
-        if let Some(flag) = self.preparing.take() {
-            flag.store(true, Ordering::Relaxed);
         }
     }
 
-    /// Puts `fresh` in the old table's place, frees the old one on a
-    /// thread of its own and starts bringing in the new one's memory.
-    fn install(&mut self, fresh: TranspositionTable) {
-        self.stop_preparing();
-        free_in_background(std::mem::replace(&mut self.tt, Arc::new(fresh)));
-        self.tt_used = false;
-        self.prepare_in_background();
-    }
-
-    /// Brings a new table's memory in on a thread of its own (see
-    /// [`TranspositionTable::prepare`]), so that a game's first search
-    /// does not spend its first tenths of a second on it: a 64 MiB table
-    /// cost about 0.15 s, which at a fast time control is half a move.
-    /// A search that starts sooner prepares what is left itself; the two
-    /// may bring in the same pages, which does no harm.
-    fn prepare_in_background(&mut self) {
-        let tt = self.tt.clone();
-        let flag = Arc::new(AtomicBool::new(false));
-        let give_up = flag.clone();
-        // Without a thread the search prepares the table itself.
-        match std::thread::Builder::new()
-            .name("prepare-table".into())
-            .spawn(move || tt.prepare(|| !give_up.load(Ordering::Relaxed)))
-        {
-            Ok(_) => self.preparing = Some(flag),
-            Err(e) => log::debug!("no thread to prepare the table: {e}"),
-        }
-    }
-
-    /// Takes a new configuration. A new `hash` size replaces the table at
-    /// once: the new one is only reserved (the system provides its pages
-    /// as the search first writes them, see [`TranspositionTable::new`]),
-    /// and the old one is freed on a thread of its own, so that neither
-    /// holds up the AEI loop whatever the size. (The AEI session creates
-    /// the searcher only after answering the handshake.)
+    /// Takes a new configuration; a new `hash` size replaces the table at
+    /// once ([`KeptTable::resize`]).
     pub fn configure(&mut self, config: &EngineConfig) {
         if config.engine.hash != self.config.engine.hash {
-            self.install(TranspositionTable::new(config.engine.hash.max(1)));
+            self.tt.resize(config.engine.hash.max(1));
         }
         self.eval = Evaluator {
             w: config.eval.clone(),
@@ -231,26 +161,13 @@ impl Searcher {
     /// The table's size in MB as allocated: less than asked for when the
     /// system refused the memory.
     pub fn hash_mb(&self) -> usize {
-        self.tt.megabytes()
+        self.tt.table().megabytes()
     }
 
-    /// Forgets everything learned (AEI `newgame`): an empty table of the
-    /// same size takes the old one's place, which is freed in the
-    /// background (writing zeros over a large table would hold up the AEI
-    /// loop for seconds). A table no search has used is kept: it is empty,
-    /// and the handshake's table is still being prepared when the first
-    /// `newgame` comes.
+    /// Forgets everything learned (AEI `newgame`; see
+    /// [`KeptTable::new_game`]).
     pub fn new_game(&mut self) {
-        if !self.tt_used {
-            return;
-        }
-        match self.tt.emptied() {
-            Some(fresh) => self.install(fresh),
-            None => {
-                self.tt.clear();
-                self.tt_used = false;
-            }
-        }
+        self.tt.new_game();
     }
 
     /// Searches the side to move's turn. `None` when the game is over, in
@@ -301,7 +218,7 @@ impl Searcher {
         }
         let params = &self.config.search;
         if params.root_reduce > 0 {
-            mark_reducible_by_model(&root, game, &mut moves, params);
+            ordering::mark_reducible(&root, game, &mut moves, params.root_reduce_pct);
         }
         sort_root(&mut moves, None);
         // A turn that wins by the rules (a goal, or the last enemy rabbit
@@ -319,8 +236,7 @@ impl Searcher {
                 });
             }
         }
-        self.tt_used = true;
-        let tt = &*self.tt;
+        let tt = self.tt.for_search();
         // A fresh table's memory first, where a `stop` can still be heard
         // (see `prepare`); stopped there, the static ordering answers.
         let ready =
@@ -436,32 +352,6 @@ pub fn static_best_turn(game: &Game, eval: &Evaluator) -> Option<Turn> {
         }
     }
     best.map(|(_, turn)| turn)
-}
-
-/// Ranks the root list by the learned ordering model and marks the turns
-/// below its top `root_reduce_pct` percent reducible; the list's order is
-/// left alone.
-fn mark_reducible_by_model(root: &Position, game: &Game, moves: &mut [RootMove], params: &Params) {
-    let last = game
-        .record()
-        .last()
-        .map_or(crate::board::Bitboard::EMPTY, |p| {
-            ordering::footprint(&p.notation)
-        });
-    let model: Vec<f32> = moves
-        .iter()
-        .map(|m| {
-            let after = m.turn.apply(root);
-            ordering::score(&ordering::features(root, &m.turn, &after, m.eval, last))
-        })
-        .collect();
-    // Rank by the model; ties keep the generator's order.
-    let mut idx: Vec<usize> = (0..moves.len()).collect();
-    idx.sort_by(|&a, &b| model[b].total_cmp(&model[a]).then(a.cmp(&b)));
-    let keep = (moves.len() * params.root_reduce_pct as usize).div_ceil(100);
-    for (r, &i) in idx.iter().enumerate() {
-        moves[i].reducible = r >= keep;
-    }
 }
 
 /// Iterative deepening over the root list from `first_depth`; returns the
@@ -717,7 +607,7 @@ mod tests {
 
     /// Waits up to 10 s for the searcher's table to be prepared.
     fn prepared_soon(s: &Searcher) -> bool {
-        let tt = &s.tt;
+        let tt = s.tt.table();
         let until = Instant::now() + Duration::from_secs(10);
         while Instant::now() < until {
             if tt.is_prepared() {
@@ -734,12 +624,12 @@ mod tests {
     fn new_tables_are_prepared_in_the_background() {
         let mut s = sized(8);
         assert!(prepared_soon(&s), "the first table");
-        let first = Arc::as_ptr(&s.tt);
+        let first: *const TranspositionTable = s.tt.table();
         s.new_game();
-        assert_eq!(Arc::as_ptr(&s.tt), first, "an unused table is kept");
-        s.tt_used = true;
+        assert_eq!(s.tt.table() as *const _, first, "an unused table is kept");
+        s.tt.for_search();
         s.new_game();
-        assert_ne!(Arc::as_ptr(&s.tt), first, "a new table");
+        assert_ne!(s.tt.table() as *const _, first, "a new table");
         assert!(prepared_soon(&s), "a new game's table");
         let mut c = s.config().clone();
         c.engine.hash = 4;
@@ -841,7 +731,7 @@ mod tests {
     }
 
     /// Gold to play its first turn after both sides' setups.
-    fn after_setups() -> Game {
+    pub(super) fn after_setups() -> Game {
         let mut game = Game::new();
         game.play("Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ha2 Db2 Cc2 Md2 Ee2 Cf2 Dg2 Hh2")
             .unwrap();
@@ -899,62 +789,6 @@ mod tests {
             let want: Vec<u64> = want.iter().map(|&i| moves[i].turn.hash).collect();
             assert_eq!(got, want, "first {first:?}");
         }
-    }
-
-    #[test]
-    fn the_model_marks_the_bottom_share_reducible() {
-        let game = after_setups();
-        let root = game.position().clone();
-        let eval = Evaluator::default();
-        let mut moves: Vec<RootMove> = game
-            .legal_turns()
-            .into_iter()
-            .map(|turn| {
-                let e = eval.evaluate(&turn.apply(&root));
-                RootMove {
-                    turn,
-                    eval: e,
-                    may_win: false,
-                    score: -e,
-                    reducible: false,
-                }
-            })
-            .collect();
-        let params = Params {
-            root_reduce_pct: 10,
-            ..Params::default()
-        };
-        let before: Vec<u64> = moves.iter().map(|m| m.turn.hash).collect();
-        mark_reducible_by_model(&root, &game, &mut moves, &params);
-        let n = moves.len();
-        let full = moves.iter().filter(|m| !m.reducible).count();
-        assert_eq!(full, n.div_ceil(10), "{n} turns");
-        // The order is left alone.
-        let after: Vec<u64> = moves.iter().map(|m| m.turn.hash).collect();
-        assert_eq!(before, after);
-        let model = |m: &RootMove| {
-            let after = m.turn.apply(&root);
-            ordering::score(&ordering::features(
-                &root,
-                &m.turn,
-                &after,
-                m.eval,
-                crate::board::Bitboard::EMPTY,
-            ))
-        };
-        // The model ranks every turn searched in full at or above every
-        // reducible one.
-        let low = moves
-            .iter()
-            .filter(|m| !m.reducible)
-            .map(model)
-            .fold(f32::INFINITY, f32::min);
-        let high = moves
-            .iter()
-            .filter(|m| m.reducible)
-            .map(model)
-            .fold(f32::NEG_INFINITY, f32::max);
-        assert!(low >= high, "{low} < {high}");
     }
 
     /// Checks a selective setting: with `threat_spec` gold still holds

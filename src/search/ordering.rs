@@ -3,18 +3,19 @@
 //! reaches, pushes and pulls, which pieces move, how far from the
 //! opponent's last move, rabbit progress, trap squares taken), fitted to the
 //! moves winners played (`aamir tune-order`, [`crate::tune::order`]). The
-//! search uses it to order the root list before the first iteration and to
-//! decide which root turns it may search shallower (`root_reduce`).
+//! search uses it to decide which root turns it may search shallower
+//! (`root_reduce`, [`mark_reducible`]).
 //!
 //! Features are in units that keep them within a few tens (material in
 //! rabbits, counts of steps), so that one fit's weights are readable. The
 //! score is only used to rank turns of one position, so a per-position
 //! constant (the static score before the turn) is left out.
 
+use super::RootMove;
 use super::order_weights::ORDER_WEIGHTS;
 use crate::board::bitboard::{Bitboard, adjacent};
 use crate::board::stepgen::ActionKind;
-use crate::board::{Color, Kind, Position, Square, Turn};
+use crate::board::{Color, Game, Kind, Position, Square, Turn};
 use crate::eval::material;
 use crate::tactics::threats;
 
@@ -212,6 +213,30 @@ pub fn score(f: &Features) -> f32 {
     score_with(&ORDER_WEIGHTS, f)
 }
 
+/// Ranks the root list by the learned ordering model and marks the turns
+/// below its top `pct` percent reducible; the list's order is
+/// left alone.
+pub(super) fn mark_reducible(root: &Position, game: &Game, moves: &mut [RootMove], pct: i32) {
+    let last = game
+        .record()
+        .last()
+        .map_or(Bitboard::EMPTY, |p| footprint(&p.notation));
+    let model: Vec<f32> = moves
+        .iter()
+        .map(|m| {
+            let after = m.turn.apply(root);
+            score(&features(root, &m.turn, &after, m.eval, last))
+        })
+        .collect();
+    // Rank by the model; ties keep the generator's order.
+    let mut idx: Vec<usize> = (0..moves.len()).collect();
+    idx.sort_by(|&a, &b| model[b].total_cmp(&model[a]).then(a.cmp(&b)));
+    let keep = (moves.len() * pct as usize).div_ceil(100);
+    for (r, &i) in idx.iter().enumerate() {
+        moves[i].reducible = r >= keep;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,5 +329,57 @@ mod tests {
         }
         assert_eq!(b.count(), 5);
         assert_eq!(footprint("junk x1 Ez9n").count(), 0);
+    }
+
+    #[test]
+    fn the_model_marks_the_bottom_share_reducible() {
+        let game = crate::search::tests::after_setups();
+        let root = game.position().clone();
+        let eval = crate::eval::Evaluator::default();
+        let mut moves: Vec<RootMove> = game
+            .legal_turns()
+            .into_iter()
+            .map(|turn| {
+                let e = eval.evaluate(&turn.apply(&root));
+                RootMove {
+                    turn,
+                    eval: e,
+                    may_win: false,
+                    score: -e,
+                    reducible: false,
+                }
+            })
+            .collect();
+        let before: Vec<u64> = moves.iter().map(|m| m.turn.hash).collect();
+        mark_reducible(&root, &game, &mut moves, 10);
+        let n = moves.len();
+        let full = moves.iter().filter(|m| !m.reducible).count();
+        assert_eq!(full, n.div_ceil(10), "{n} turns");
+        // The order is left alone.
+        let after: Vec<u64> = moves.iter().map(|m| m.turn.hash).collect();
+        assert_eq!(before, after);
+        let model = |m: &RootMove| {
+            let after = m.turn.apply(&root);
+            score(&features(
+                &root,
+                &m.turn,
+                &after,
+                m.eval,
+                crate::board::Bitboard::EMPTY,
+            ))
+        };
+        // The model ranks every turn searched in full at or above every
+        // reducible one.
+        let low = moves
+            .iter()
+            .filter(|m| !m.reducible)
+            .map(model)
+            .fold(f32::INFINITY, f32::min);
+        let high = moves
+            .iter()
+            .filter(|m| m.reducible)
+            .map(model)
+            .fold(f32::NEG_INFINITY, f32::max);
+        assert!(low >= high, "{low} < {high}");
     }
 }

@@ -10,10 +10,16 @@
 //! mid-turn entries never collide with start-of-turn ones. Win scores are
 //! stored relative to the node (distance from it) and converted back to the
 //! root's frame on probe, so they stay correct at any depth.
+//!
+//! [`KeptTable`] is the table's life across a process: reserved, its
+//! memory brought in on a thread of its own, replaced by a fresh one for
+//! a new game or a new size, the old one freed in the background, so that
+//! none of it holds up the AEI loop.
 
 use super::bigtable::{HUGE_LIMIT, ZeroedTable};
 use crate::board::Action;
-use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
 /// Scores at or beyond this magnitude are wins/losses, `WIN - distance`.
 pub const WIN: i32 = 30_000;
@@ -342,6 +348,126 @@ impl TranspositionTable {
 #[inline]
 pub fn entry_action(raw: u32) -> Option<Action> {
     (raw != 0 && raw != PASS).then(|| Action::from_raw(raw))
+}
+
+/// The searcher's table across games: which table is in use, whether a
+/// search has written to it, and the thread bringing in a new one's
+/// memory.
+pub struct KeptTable {
+    tt: Arc<TranspositionTable>,
+    /// Whether a search has stored into `tt`: an unused table is already
+    /// as empty as a new one.
+    used: bool,
+    /// Tells the thread bringing in the table's memory (see
+    /// [`KeptTable::install`]) to give up.
+    preparing: Option<Arc<AtomicBool>>,
+}
+
+impl KeptTable {
+    /// A table of `mb` megabytes (see [`TranspositionTable::new`]), its
+    /// memory brought in in the background.
+    pub fn new(mb: usize) -> KeptTable {
+        let mut kept = KeptTable {
+            tt: Arc::new(TranspositionTable::new(mb)),
+            used: false,
+            preparing: None,
+        };
+        kept.prepare_in_background();
+        kept
+    }
+
+    /// The table in use, to look at.
+    pub fn table(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// The table in use, for a search that will write to it.
+    pub fn for_search(&mut self) -> &TranspositionTable {
+        self.used = true;
+        &self.tt
+    }
+
+    /// Replaces the table by one of `mb` megabytes at once: the new one is
+    /// only reserved (the system provides its pages as the search first
+    /// writes them) and the old one is freed on a thread of its own, so
+    /// that neither holds up the AEI loop whatever the size.
+    pub fn resize(&mut self, mb: usize) {
+        self.install(TranspositionTable::new(mb));
+    }
+
+    /// Forgets everything learned (AEI `newgame`): an empty table of the
+    /// same size takes the old one's place, which is freed in the
+    /// background (writing zeros over a large table would hold up the AEI
+    /// loop for seconds). A table no search has used is kept: it is empty,
+    /// and the handshake's table is still being prepared when the first
+    /// `newgame` comes.
+    pub fn new_game(&mut self) {
+        if !self.used {
+            return;
+        }
+        match self.tt.emptied() {
+            Some(fresh) => self.install(fresh),
+            None => {
+                self.tt.clear();
+                self.used = false;
+            }
+        }
+    }
+
+    fn stop_preparing(&mut self) {
+        if let Some(flag) = self.preparing.take() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Puts `fresh` in the old table's place, frees the old one on a
+    /// thread of its own and starts bringing in the new one's memory.
+    fn install(&mut self, fresh: TranspositionTable) {
+        self.stop_preparing();
+        free_in_background(std::mem::replace(&mut self.tt, Arc::new(fresh)));
+        self.used = false;
+        self.prepare_in_background();
+    }
+
+    /// Brings a new table's memory in on a thread of its own (see
+    /// [`TranspositionTable::prepare`]), so that a game's first search
+    /// does not spend its first tenths of a second on it: a 64 MiB table
+    /// cost about 0.15 s, which at a fast time control is half a move.
+    /// A search that starts sooner prepares what is left itself; the two
+    /// may bring in the same pages, which does no harm.
+    fn prepare_in_background(&mut self) {
+        let tt = self.tt.clone();
+        let flag = Arc::new(AtomicBool::new(false));
+        let give_up = flag.clone();
+        // Without a thread the search prepares the table itself.
+        match std::thread::Builder::new()
+            .name("prepare-table".into())
+            .spawn(move || tt.prepare(|| !give_up.load(Ordering::Relaxed)))
+        {
+            Ok(_) => self.preparing = Some(flag),
+            Err(e) => log::debug!("no thread to prepare the table: {e}"),
+        }
+    }
+}
+
+impl Drop for KeptTable {
+    /// The table's preparer has no more reason to go on.
+    fn drop(&mut self) {
+        self.stop_preparing();
+    }
+}
+
+/// Frees a table on a thread of its own: returning a large table's pages
+/// to the system takes a while, and the caller is the AEI loop. (A table
+/// still being prepared is freed when its preparer lets go of it.)
+fn free_in_background(table: Arc<TranspositionTable>) {
+    // When no thread can be had, free it here rather than keep it.
+    if let Err(e) = std::thread::Builder::new()
+        .name("free-table".into())
+        .spawn(move || drop(table))
+    {
+        log::debug!("freeing the table on this thread: {e}");
+    }
 }
 
 #[cfg(test)]
