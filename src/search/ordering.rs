@@ -4,7 +4,7 @@
 //! opponent's last move, rabbit progress, trap squares taken), fitted to the
 //! moves winners played (`aamir tune-order`, [`crate::tune::order`]). The
 //! search uses it to decide which root turns it may search shallower
-//! (`root_reduce`, [`mark_reducible`]).
+//! (`root_reduce`, `mark_reducible`).
 //!
 //! Features are in units that keep them within a few tens (material in
 //! rabbits, counts of steps), so that one fit's weights are readable. The
