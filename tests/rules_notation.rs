@@ -13,7 +13,7 @@ use aamir::board::notation::{
 use aamir::board::record::{parse_archive, parse_movelist, replay};
 use aamir::board::{Color, Dir, Game, IllegalReason, MoveError, NotationError, Phase, Piece};
 use aamir::board::{Position, Step};
-use common::{position, random_setup, random_turn, rng, sq};
+use common::rules::{position, random_setup, random_turn, rng, sq};
 
 fn err_text(pos: &Position, mv: &str) -> String {
     match parse_move(mv) {
