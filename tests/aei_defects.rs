@@ -10,6 +10,17 @@ use std::time::Duration;
 /// shared with builds, and still fails the seconds the old code took.
 const PROMPT: Duration = Duration::from_millis(1000);
 
+/// Sends `line` then `isready`, and asserts the `readyok` came within
+/// `PROMPT` of the line (`what` names the two in the test's output).
+fn answered_promptly(e: &mut Engine, line: &str, what: &str) {
+    let sent = e.send(line);
+    e.send("isready");
+    let got = e.until("readyok", 60.0);
+    let took = got.last().unwrap().0 - sent;
+    eprintln!("{what}: {took:?}");
+    assert!(took < PROMPT, "{took:?}");
+}
+
 fn has(lines: &[String], prefix: &str, words: &[&str]) -> bool {
     lines
         .iter()
@@ -86,12 +97,11 @@ fn control_characters_in_echoed_input_are_escaped() {
 #[test]
 fn a_large_hash_holds_up_no_answer() {
     let mut e = Engine::opened();
-    let sent = e.send("setoption name hash value 2048");
-    e.send("isready");
-    let got = e.until("readyok", 60.0);
-    let took = got.last().unwrap().0 - sent;
-    eprintln!("setoption hash 2048 + isready: {took:?}");
-    assert!(took < PROMPT, "{took:?}");
+    answered_promptly(
+        &mut e,
+        "setoption name hash value 2048",
+        "setoption hash 2048 + isready",
+    );
     // A search writes into the table.
     e.send(OPENING);
     e.send("go");
@@ -100,12 +110,7 @@ fn a_large_hash_holds_up_no_answer() {
     e.send("stop");
     let got = texts(&e.until("bestmove", 30.0));
     assert!(!has(&got, "log Warning", &[]), "{got:?}");
-    let sent = e.send("newgame");
-    e.send("isready");
-    let got = e.until("readyok", 60.0);
-    let took = got.last().unwrap().0 - sent;
-    eprintln!("newgame + isready with 2048 MB: {took:?}");
-    assert!(took < PROMPT, "{took:?}");
+    answered_promptly(&mut e, "newgame", "newgame + isready with 2048 MB");
     e.send(OPENING);
     e.send("go");
     e.until("info depth", 30.0);

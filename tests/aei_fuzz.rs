@@ -1,12 +1,13 @@
-//! Issue 12's hostile tester, re-run by our own harness:
-//! `scripts/aei_fuzz.py` drives the real binary through its hand-written
-//! AEI cases (every message with good and bad arguments) and 20 seeded
-//! fuzzed sessions (setups, a game, malformed lines, illegal moves, bad
-//! positions and options, control characters, long lines, searches
-//! interrupted every way), checking every `makemove` verdict and every
-//! `bestmove` against `pyrimaa.board`, AEI's reference board. The script
-//! exits non-zero on any failure and prints, for each, the seed and a
-//! transcript to reproduce it; this test fails with that report.
+//! Issue 12's hostile tester, re-run by our own harness: the Python
+//! package `scripts/aei_fuzz` (run as `python -m aei_fuzz` from `scripts/`)
+//! drives the real binary through its hand-written AEI cases (every message
+//! with good and bad arguments) and 20 seeded fuzzed sessions (setups, a
+//! game, malformed lines, illegal moves, bad positions and options, control
+//! characters, long lines, searches interrupted every way), checking every
+//! `makemove` verdict and every `bestmove` against `pyrimaa.board`, AEI's
+//! reference board. The package exits non-zero on any failure and prints,
+//! for each, the seed and a transcript to reproduce it; this test fails
+//! with that report.
 //!
 //! Needs the Python `aei` package: the venv named by `AAMIR_VENV`, or one
 //! the tests make under the target directory on first use (`pyenv`).
@@ -39,12 +40,13 @@ fn figure(report: &str, prefix: &str) -> u64 {
 #[test]
 fn fuzzed_aei_sessions_agree_with_pyrimaa() {
     let python = pyenv::venv().join("bin").join("python");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/aei_fuzz.py");
+    let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts");
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("aei-fuzz");
     let _ = std::fs::remove_dir_all(&out);
     let start = Instant::now();
     let mut child = Command::new(&python)
-        .arg(&script)
+        .current_dir(&scripts)
+        .args(["-m", "aei_fuzz"])
         .arg(env!("CARGO_BIN_EXE_aamir"))
         .args(["--sessions", &SESSIONS.to_string()])
         .args(["--seed", &SEED.to_string()])
@@ -76,16 +78,16 @@ fn fuzzed_aei_sessions_agree_with_pyrimaa() {
         if start.elapsed() > LIMIT {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("aei_fuzz.py did not finish within {LIMIT:?}");
+            panic!("aei_fuzz did not finish within {LIMIT:?}");
         }
         thread::sleep(Duration::from_millis(100));
     };
     let mut texts = readers.into_iter().map(|r| r.join().unwrap());
     let (report, errors) = (texts.next().unwrap(), texts.next().unwrap());
-    eprintln!("aei_fuzz.py took {:?}\n{report}", start.elapsed());
+    eprintln!("aei_fuzz took {:?}\n{report}", start.elapsed());
     assert!(
         status.success(),
-        "aei_fuzz.py reports failures ({status}); transcripts under {}:\n{report}\n{errors}",
+        "aei_fuzz reports failures ({status}); transcripts under {}:\n{report}\n{errors}",
         out.display()
     );
     assert_eq!(figure(&report, "failures: "), 0, "{report}");

@@ -2,29 +2,15 @@
 //! game or a movelist file (`--move`), and a whole game move by move with
 //! the blunders (`--all`), on a short real game.
 
+mod common;
+
 use aamir::board::Game;
 use aamir::board::record::parse_archive;
+use common::cli::{aamir, argv, data, scratch};
 use std::path::PathBuf;
-use std::process::Command;
-
-fn aamir(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_aamir"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("running aamir");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn archive() -> String {
-    format!(
-        "{}/tests/data/games-2026-02.tsv",
-        env!("CARGO_MANIFEST_DIR")
-    )
+    data("games-2026-02.tsv")
 }
 
 /// A short game of the archive (6 moves after the setups, resigned).
@@ -39,7 +25,7 @@ fn short_moves() -> Vec<(String, String)> {
 /// The short game as a movelist file, as AEI's `analyze` reads one: a
 /// title line, the moves, then the label of the move to find.
 fn movelist_file(tag: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("aamir-{tag}-{}.txt", std::process::id()));
+    let path = scratch(tag).join("movelist.txt");
     let mut text = String::from("game 669225 from the February 2026 archive\n");
     for (label, mv) in short_moves() {
         text.push_str(&format!("{label} {mv}\n"));
@@ -63,17 +49,10 @@ fn game_before(label: &str) -> Game {
 
 #[test]
 fn a_position_of_an_archive_game_and_of_a_movelist_file() {
-    let (ok, from_archive, err) = aamir(&[
-        "analyze",
-        "--game",
-        &archive(),
-        "--id",
-        SHORT,
-        "--move",
-        "3s",
-        "--depth",
-        "3",
-    ]);
+    let (ok, from_archive, err) = aamir(&argv(
+        "analyze --game {} --id {} --move 3s --depth 3",
+        &[&archive(), SHORT],
+    ));
     assert!(ok, "{err}");
     assert!(
         from_archive.starts_with("position before 3s:"),
@@ -88,15 +67,10 @@ fn a_position_of_an_archive_game_and_of_a_movelist_file() {
     game_before("3s").play(best).unwrap();
     // The same position from a movelist file (old labels allowed).
     let file = movelist_file("movelist");
-    let (ok, from_file, err) = aamir(&[
-        "analyze",
-        "--game",
-        file.to_str().unwrap(),
-        "--move",
-        "3b",
-        "--depth",
-        "3",
-    ]);
+    let (ok, from_file, err) = aamir(&argv(
+        "analyze --game {} --move 3b --depth 3",
+        &[file.to_str().unwrap()],
+    ));
     assert!(ok, "{err}");
     let strip = |s: &str| -> Vec<String> {
         // Times and speeds differ between runs; the rest must not.
@@ -109,21 +83,14 @@ fn a_position_of_an_archive_game_and_of_a_movelist_file() {
     let (ok, out, err) = aamir(&["analyze", "--game", file.to_str().unwrap(), "--depth", "2"]);
     assert!(ok, "{err}");
     assert!(out.starts_with("position before 5g:"), "{out}");
-    let _ = std::fs::remove_file(file);
 }
 
 #[test]
 fn all_moves_with_aamir_s_choice_and_the_blunders() {
-    let (ok, out, err) = aamir(&[
-        "analyze",
-        "--game",
-        &archive(),
-        "--id",
-        SHORT,
-        "--all",
-        "--depth",
-        "4",
-    ]);
+    let (ok, out, err) = aamir(&argv(
+        "analyze --game {} --id {} --all --depth 4",
+        &[&archive(), SHORT],
+    ));
     assert!(ok, "{err}");
     let moves = short_moves();
     let rows: Vec<&str> = out
@@ -182,16 +149,10 @@ fn all_moves_with_aamir_s_choice_and_the_blunders() {
 #[test]
 fn a_per_move_time_budget_applies_to_each_move() {
     let start = std::time::Instant::now();
-    let (ok, out, err) = aamir(&[
-        "analyze",
-        "--game",
-        &archive(),
-        "--id",
-        SHORT,
-        "--all",
-        "--time",
-        "0.1",
-    ]);
+    let (ok, out, err) = aamir(&argv(
+        "analyze --game {} --id {} --all --time 0.1",
+        &[&archive(), SHORT],
+    ));
     assert!(ok, "{err}");
     assert!(out.contains("searched for 0.1 s"), "{out}");
     // 7 positions (6 moves and the last one's result) at 0.1 s each.

@@ -20,7 +20,10 @@ fn describe(p: &Position, attacker: Color) -> String {
     )
 }
 
-fn check(positions: &[Position], steps: u8, verify_first: bool) -> usize {
+/// Checks the detector against the brute force on every position, for
+/// both attackers within `steps`, and that the sample held at least
+/// `at_least` capturable pieces (else it proves little).
+fn check(positions: &[Position], steps: u8, verify_first: bool, at_least: usize) {
     let mut bad = Vec::new();
     let mut found = 0;
     for p in positions {
@@ -87,33 +90,29 @@ fn check(positions: &[Position], steps: u8, verify_first: bool) -> usize {
         bad.len(),
         bad.join("\n")
     );
-    found
-}
-
-#[test]
-fn captures_within_four_steps_agree_with_brute_force() {
-    let positions = random_play_positions(20260503, 4000);
-    let found = check(&positions, 4, true);
     assert!(
-        found >= 2000,
+        found >= at_least,
         "only {found} capturable pieces in the sample"
     );
 }
 
 #[test]
+fn captures_within_four_steps_agree_with_brute_force() {
+    check(&random_play_positions(20260503, 4000), 4, true, 2000);
+}
+
+#[test]
 fn captures_within_two_steps_agree_with_brute_force() {
-    let positions = random_play_positions(20260504, 6000);
-    let found = check(&positions, 2, true);
-    assert!(found >= 600, "only {found} capturable pieces in the sample");
+    check(&random_play_positions(20260504, 6000), 2, true, 600);
 }
 
 #[test]
 fn captures_around_crowded_traps_agree_with_brute_force() {
-    let positions = random_mutated_positions(20260507, 3000, true);
-    let found = check(&positions, 4, true);
-    assert!(
-        found >= 2000,
-        "only {found} capturable pieces in the sample"
+    check(
+        &random_mutated_positions(20260507, 3000, true),
+        4,
+        true,
+        2000,
     );
 }
 

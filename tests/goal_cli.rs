@@ -1,23 +1,8 @@
 //! The `aamir goal` and `aamir capture` commands, run as a user would.
 
-use std::process::Command;
+mod common;
 
-fn aamir(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_aamir"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("running aamir");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn data(name: &str) -> String {
-    format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+use common::cli::{aamir, argv, data, scratch};
 
 #[test]
 fn one_position_prints_goal_steps_or_none() {
@@ -64,16 +49,13 @@ fn one_position_prints_goal_steps_or_none() {
 
 #[test]
 fn long_diagram_file_is_accepted() {
-    let dir = std::env::temp_dir().join(format!("aamir-goal-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("pos.txt");
+    let path = scratch("long-diagram").join("pos.txt");
     std::fs::write(
         &path,
         "10g\n +-----------------+\n8|               r |\n7| R               |\n6|     x     x     |\n5|                 |\n4|                 |\n3|     x     x     |\n2|                 |\n1|                 |\n +-----------------+\n   a b c d e f g h\n",
     )
     .unwrap();
     let (ok, out, err) = aamir(&["goal", path.to_str().unwrap()]);
-    std::fs::remove_dir_all(&dir).ok();
     assert!(ok, "{err}");
     assert_eq!(out, "goal 1\n");
 }
@@ -101,12 +83,9 @@ fn suite_passes_and_a_wrong_row_fails() {
             }
         })
         .collect();
-    let dir = std::env::temp_dir().join(format!("aamir-goal-suite-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("wrong.tsv");
+    let path = scratch("wrong-suite").join("wrong.tsv");
     std::fs::write(&path, changed.join("\n")).unwrap();
     let (ok, out, err) = aamir(&["goal", "--suite", path.to_str().unwrap()]);
-    std::fs::remove_dir_all(&dir).ok();
     assert!(!ok);
     assert!(
         out.contains("MISMATCH line") && out.contains("expected 3, got 4"),
@@ -126,16 +105,13 @@ fn bad_input_is_refused_with_a_reason() {
         err.contains("side") || err.contains("reading position file"),
         "{err}"
     );
-    let dir = std::env::temp_dir().join(format!("aamir-goal-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("bad.tsv");
+    let path = scratch("bad-suite").join("bad.tsv");
     std::fs::write(
         &path,
         "g\t[R                                                              r]\tfive\n",
     )
     .unwrap();
     let (ok, _, err) = aamir(&["goal", "--suite", path.to_str().unwrap()]);
-    std::fs::remove_dir_all(&dir).ok();
     assert!(!ok);
     assert!(err.contains("line 1") && err.contains("five"), "{err}");
 }
@@ -185,13 +161,8 @@ fn dev_studies_compare_with_the_brute_force() {
     let (ok, out, err) = aamir(&["goal", "--suite", &data("goal-positions.tsv"), "--brute"]);
     assert!(ok, "{out}{err}");
     assert!(out.contains("with the brute force, 0 mismatches"), "{out}");
-    let (ok, _, err) = aamir(&[
-        "goal",
-        "--suite",
-        &data("goal-positions.tsv"),
-        "--random",
-        "5",
-    ]);
+    let suite = data("goal-positions.tsv");
+    let (ok, _, err) = aamir(&argv("goal --suite {} --random 5", &[&suite]));
     assert!(!ok);
     assert!(err.contains("cannot be used with"), "{err}");
 }

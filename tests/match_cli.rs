@@ -7,15 +7,15 @@
 //! Needs the Python `aei` package: the venv named by `AAMIR_VENV`, or one
 //! the tests make under the target directory on first use (`pyenv`).
 
+mod common;
 mod pyenv;
 
+use common::cli::{AAMIR, aamir, argv, data, scratch, words};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-const AAMIR: &str = env!("CARGO_BIN_EXE_aamir");
 
 /// The venv with AEI's `aei` package, made on first use (see `pyenv`).
 fn venv() -> PathBuf {
@@ -39,21 +39,6 @@ fn fake(name: &str, args: &str) -> String {
     )
 }
 
-/// A fresh output folder under the target's scratch space, not `/tmp`:
-/// a run replaces its own folders instead of leaving new ones behind.
-fn out_dir(tag: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("match-test-{tag}"));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn aamir(args: &[String]) -> Output {
-    Command::new(AAMIR)
-        .args(args)
-        .output()
-        .expect("running aamir")
-}
-
 fn match_args(engines: &[String], extra: &[&str], out: &Path) -> Vec<String> {
     let mut a = vec!["match".to_string()];
     for e in engines {
@@ -66,15 +51,18 @@ fn match_args(engines: &[String], extra: &[&str], out: &Path) -> Vec<String> {
     a
 }
 
-fn run_ok(engines: &[String], extra: &[&str], out: &Path) -> Value {
-    let o = aamir(&match_args(engines, extra, out));
+/// Runs `args`, which must succeed, and reads the summary it left in `out`.
+fn ran_ok(args: &[String], out: &Path) -> Value {
+    let (ok, stdout, stderr) = aamir(args);
     assert!(
-        o.status.success(),
-        "aamir match failed:\nstdout: {}\nstderr: {}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
+        ok,
+        "aamir {args:?} failed:\nstdout: {stdout}\nstderr: {stderr}"
     );
     summary(out)
+}
+
+fn run_ok(engines: &[String], extra: &[&str], out: &Path) -> Value {
+    ran_ok(&match_args(engines, extra, out), out)
 }
 
 fn summary(out: &Path) -> Value {
@@ -88,24 +76,19 @@ fn games(s: &Value) -> &Vec<Value> {
 
 /// `aamir replay` accepts the archive, and it holds `n` games.
 fn check_archive(out: &Path, n: usize) {
-    let o = aamir(&["replay".into(), out.join("games.tsv").display().to_string()]);
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "aamir replay refused games.tsv:\n{stdout}"
-    );
+    let tsv = out.join("games.tsv");
+    let (ok, stdout, _) = aamir(&["replay", tsv.to_str().unwrap()]);
+    assert!(ok, "aamir replay refused games.tsv:\n{stdout}");
     assert!(
         stdout.contains(&format!("{n} games, {n} agree")),
         "replay summary: {stdout}"
     );
-    let tsv = std::fs::read_to_string(out.join("games.tsv")).unwrap();
+    let tsv = std::fs::read_to_string(tsv).unwrap();
     let header = tsv.lines().next().unwrap();
     // The archive written must have the arimaa.com header, as the real
     // archive in tests/data does.
-    let reference = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/games-2026-02.tsv"),
-    )
-    .expect("tests/data/games-2026-02.tsv");
+    let reference =
+        std::fs::read_to_string(data("games-2026-02.tsv")).expect("tests/data/games-2026-02.tsv");
     assert_eq!(
         header,
         reference.lines().next().unwrap(),
@@ -204,7 +187,7 @@ fn check_report(out: &Path, s: &Value) {
 
 #[test]
 fn every_kind_of_fault_loses_and_the_match_completes() {
-    let out = out_dir("faults");
+    let out = scratch("faults");
     // (engine, fake arguments, termination, fault kind, text expected in
     // the detail, stderr or exchange)
     let cases = [
@@ -278,24 +261,13 @@ fn every_kind_of_fault_loses_and_the_match_completes() {
     let mut engines = vec!["name=aamir,option.depth=1".to_string()];
     engines.extend(cases.iter().map(|(n, a, ..)| fake(n, a)));
     let start = Instant::now();
-    // Deadline: 1 s move + at most 1 s reserve, 0.1 s margin.
+    // Deadline: 1 s move + at most 1 s reserve, 0.1 s margin. Two games at
+    // once on CI's two cores: at four, eight engine processes starting
+    // together pushed aamir's `readyok` past the 1 s timeout on a loaded
+    // machine.
     let s = run_ok(
         &engines,
-        &[
-            "--mode",
-            "gauntlet",
-            "--tc",
-            "1s/1s/100/1s",
-            "--ready-timeout",
-            "1",
-            "--games",
-            "2",
-            // Two games at once on CI's two cores: at four, eight engine
-            // processes starting together pushed aamir's `readyok` past the
-            // 1 s timeout on a loaded machine.
-            "--concurrency",
-            "2",
-        ],
+        &words("--mode gauntlet --tc 1s/1s/100/1s --ready-timeout 1 --games 2 --concurrency 2"),
         &out,
     );
     assert_eq!(s["status"], "complete");
@@ -360,22 +332,13 @@ fn every_kind_of_fault_loses_and_the_match_completes() {
 
 #[test]
 fn aamir_plays_itself_at_two_settings() {
-    let out = out_dir("self");
+    let out = scratch("self");
     let s = run_ok(
         &[
             "name=shallow,option.depth=2".to_string(),
             "name=deeper,option.depth=4".to_string(),
         ],
-        &[
-            "--tc",
-            "0.2s/1s/100/2s",
-            "--games",
-            "4",
-            "--concurrency",
-            "2",
-            "--max-turns",
-            "40",
-        ],
+        &words("--tc 0.2s/1s/100/2s --games 4 --concurrency 2 --max-turns 40"),
         &out,
     );
     assert_eq!(s["status"], "complete");
@@ -402,7 +365,7 @@ fn aamir_plays_itself_at_two_settings() {
 
 #[test]
 fn a_third_repetition_loses() {
-    let out = out_dir("repeat");
+    let out = scratch("repeat");
     let s = run_ok(
         &[
             fake("rep1", "--fault repeat"),
@@ -451,19 +414,10 @@ fn winner_by_score(moves: &[Value]) -> &'static str {
 
 #[test]
 fn the_turn_limit_is_decided_by_score() {
-    let out = out_dir("turns");
+    let out = scratch("turns");
     let s = run_ok(
         &[simple_engine("random"), fake("fake", "--seed 7")],
-        &[
-            "--tc",
-            "1s/2s",
-            "--games",
-            "4",
-            "--max-turns",
-            "12",
-            "--concurrency",
-            "2",
-        ],
+        &words("--tc 1s/2s --games 4 --max-turns 12 --concurrency 2"),
         &out,
     );
     let mut scored = 0;
@@ -487,22 +441,13 @@ fn the_turn_limit_is_decided_by_score() {
 fn the_clock_follows_the_time_control() {
     // 1 s a move, 1 s reserve, half of unused move time banked, reserve
     // capped at 2 s; the fake thinks 1.4 s on its second move.
-    let out = out_dir("clock");
+    let out = scratch("clock");
     let s = run_ok(
         &[
             simple_engine("random"),
             fake("slow", "--fault slow --at 2 --sleep 1.4"),
         ],
-        &[
-            "--tc",
-            "1s/1s/50/2s",
-            "--games",
-            "2",
-            "--max-turns",
-            "6",
-            "--concurrency",
-            "2",
-        ],
+        &words("--tc 1s/1s/50/2s --games 2 --max-turns 6 --concurrency 2"),
         &out,
     );
     for g in games(&s) {
@@ -552,7 +497,7 @@ fn the_clock_follows_the_time_control() {
 fn the_game_total_is_decided_by_score() {
     // A 2 s game total; the fake thinks 0.3 s a move, so the total runs
     // out after a few moves and the arimaa.com scoring rule decides.
-    let out = out_dir("total");
+    let out = scratch("total");
     let s = run_ok(
         &[simple_engine("random"), fake("ponderous", "--delay 0.3")],
         &["--tc", "1s/1s/100/1s/2s", "--games", "1"],
@@ -570,7 +515,7 @@ fn the_game_total_is_decided_by_score() {
 
 #[test]
 fn sprt_stops_when_it_decides() {
-    let out = out_dir("sprt");
+    let out = scratch("sprt");
     // The fake always plays an illegal first move: H1 (100 Elo) is
     // accepted after 12 straight wins (LLR 2.96 >= ln 19).
     let s = run_ok(
@@ -578,19 +523,7 @@ fn sprt_stops_when_it_decides() {
             simple_engine("random"),
             fake("bad", "--fault illegal --at 1"),
         ],
-        &[
-            "--tc",
-            "1s/2s",
-            "--games",
-            "200",
-            "--concurrency",
-            "2",
-            "--sprt",
-            "0",
-            "100",
-            "0.05",
-            "0.05",
-        ],
+        &words("--tc 1s/2s --games 200 --concurrency 2 --sprt 0 100 0.05 0.05"),
         &out,
     );
     assert_eq!(s["status"], "sprt");
@@ -604,15 +537,41 @@ fn sprt_stops_when_it_decides() {
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("SPRT log-likelihood ratio"), "the LLR chart");
     // A decided test is not continued.
-    let o = aamir(&resume_args(&out, &[]));
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
+    let (ok, _, err) = aamir(&resume_args(&out, &[]));
+    assert!(!ok);
     assert!(err.contains("already decided after 12 games"), "{err}");
     assert_eq!(
         summary(&out)["played"],
         12,
         "the refused resume changed nothing"
     );
+}
+
+/// Plays the match of `engines` and `extra` as two shards, each in its
+/// own folder named `tag` and its number: (folder, summary) a shard.
+fn run_shards(tag: &str, engines: &[String], extra: &str) -> Vec<(PathBuf, Value)> {
+    (1..=2)
+        .map(|i| {
+            let out = scratch(&format!("{tag}{i}"));
+            let shard = format!("{i}/2");
+            let mut args = words(extra);
+            args.extend(["--shard", &shard]);
+            let s = run_ok(engines, &args, &out);
+            (out, s)
+        })
+        .collect()
+}
+
+/// `aamir match merge` of `inputs` (summaries or match folders) into `out`.
+fn merge(out: &Path, inputs: &[PathBuf]) -> (bool, String, String) {
+    let mut args = vec![
+        "match".into(),
+        "merge".into(),
+        "--out".into(),
+        out.display().to_string(),
+    ];
+    args.extend(inputs.iter().map(|p| p.display().to_string()));
+    aamir(&args)
 }
 
 fn resume_args(out: &Path, extra: &[&str]) -> Vec<String> {
@@ -624,20 +583,13 @@ fn resume_args(out: &Path, extra: &[&str]) -> Vec<String> {
 }
 
 fn resume_ok(out: &Path, extra: &[&str]) -> Value {
-    let o = aamir(&resume_args(out, extra));
-    assert!(
-        o.status.success(),
-        "aamir match --resume failed:\nstdout: {}\nstderr: {}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    summary(out)
+    ran_ok(&resume_args(out, extra), out)
 }
 
 fn resume_err(out: &Path, extra: &[&str]) -> String {
-    let o = aamir(&resume_args(out, extra));
-    assert!(!o.status.success(), "--resume {extra:?} should be refused");
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    let (ok, _, err) = aamir(&resume_args(out, extra));
+    assert!(!ok, "--resume {extra:?} should be refused");
+    err
 }
 
 fn ids(s: &Value) -> Vec<u64> {
@@ -646,19 +598,10 @@ fn ids(s: &Value) -> Vec<u64> {
 
 #[test]
 fn a_match_resumes_and_extends_without_replaying_its_games() {
-    let out = out_dir("resume");
+    let out = scratch("resume");
     let first = run_ok(
         &[simple_engine("random"), fake("fake", "--seed 4")],
-        &[
-            "--tc",
-            "1s/2s",
-            "--games",
-            "2",
-            "--max-turns",
-            "4",
-            "--concurrency",
-            "2",
-        ],
+        &words("--tc 1s/2s --games 2 --max-turns 4 --concurrency 2"),
         &out,
     );
     assert_eq!(first["status"], "complete");
@@ -689,7 +632,7 @@ fn a_match_resumes_and_extends_without_replaying_its_games() {
     check_archive(&out, 4);
     check_report(&out, &s);
 
-    let missing = out_dir("resume-missing");
+    let missing = scratch("resume-missing");
     let err = resume_err(&missing, &[]);
     assert!(err.contains("summary.json"), "{err}");
 }
@@ -709,7 +652,7 @@ fn child_pids(pid: u32) -> Vec<u32> {
 
 #[test]
 fn a_killed_runner_resumes_from_its_last_finished_game() {
-    let out = out_dir("killed");
+    let out = scratch("killed");
     let mut child = Command::new(AAMIR)
         .args(match_args(
             // The fake thinks 0.2 s a move, so six games take seconds and
@@ -766,20 +709,11 @@ fn a_killed_runner_resumes_from_its_last_finished_game() {
 #[test]
 fn shards_merge_into_the_whole_match() {
     let engines = [simple_engine("random"), fake("fake", "--seed 3")];
-    let common = ["--tc", "1s/2s", "--games", "6", "--max-turns", "4"];
-    let mut parts = Vec::new();
-    let mut ids = Vec::new();
-    for i in 1..=2 {
-        let out = out_dir(&format!("shard{i}"));
-        let shard = format!("{i}/2");
-        let mut extra = common.to_vec();
-        extra.extend(["--shard", &shard]);
-        let s = run_ok(&engines, &extra, &out);
-        for g in games(&s) {
-            ids.push(g["id"].as_u64().unwrap());
-        }
-        parts.push(out);
-    }
+    let shards = run_shards("shard", &engines, "--tc 1s/2s --games 6 --max-turns 4");
+    let mut ids: Vec<u64> = shards
+        .iter()
+        .flat_map(|(_, s)| games(s).iter().map(|g| g["id"].as_u64().unwrap()))
+        .collect();
     ids.sort();
     assert_eq!(
         ids,
@@ -787,16 +721,10 @@ fn shards_merge_into_the_whole_match() {
         "each game in exactly one shard"
     );
 
-    let merged = out_dir("merged");
-    let mut args = vec!["match".to_string(), "merge".into(), "--out".into()];
-    args.push(merged.display().to_string());
-    args.extend(
-        parts
-            .iter()
-            .map(|p| p.join("summary.json").display().to_string()),
-    );
-    let o = aamir(&args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let merged = scratch("merged");
+    let summaries: Vec<PathBuf> = shards.iter().map(|(p, _)| p.join("summary.json")).collect();
+    let (ok, _, err) = merge(&merged, &summaries);
+    assert!(ok, "{err}");
     let m = summary(&merged);
     assert_eq!(m["status"], "complete");
     assert_eq!(m["played"], 6);
@@ -826,41 +754,26 @@ fn shards_merge_into_the_whole_match() {
     check_report(&merged, &m);
 
     // The same shard twice is refused.
-    let again = out_dir("merged-again");
-    let mut args = vec!["match".to_string(), "merge".into(), "--out".into()];
-    args.push(again.display().to_string());
-    args.push(parts[0].display().to_string());
-    args.push(parts[0].display().to_string());
-    let o = aamir(&args);
-    assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("twice"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let again = scratch("merged-again");
+    let first = &shards[0].0;
+    let (ok, _, err) = merge(&again, &[first.clone(), first.clone()]);
+    assert!(!ok);
+    assert!(err.contains("twice"), "{err}");
 }
 
 #[test]
 fn openings_are_played_from_both_sides() {
-    let out = out_dir("openings");
-    let file = out_dir("openings-file");
-    std::fs::create_dir_all(&file).unwrap();
-    let path = file.join("openings.txt");
+    let out = scratch("openings");
+    let path = scratch("openings-file").join("openings.txt");
     let o1 = "1g Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Ed2 Me2 Cf2 Hg2 Dh2\\n1s ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7";
     let o2 = "1g Ea1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ra2 Hb2 Cc2 Dd2 Me2 Cf2 Hg2 Dh2\\n1s ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7\\n2g Me2n";
     std::fs::write(&path, format!("# test openings\n{o1}\n{o2}\n")).unwrap();
     let s = run_ok(
         &[simple_engine("random"), fake("fake", "--seed 5")],
-        &[
-            "--tc",
-            "1s/2s",
-            "--games",
-            "4",
-            "--max-turns",
-            "4",
-            "--openings",
-            path.to_str().unwrap(),
-        ],
+        &argv(
+            "--tc 1s/2s --games 4 --max-turns 4 --openings {}",
+            &[path.to_str().unwrap()],
+        ),
         &out,
     );
     let gs = games(&s);
@@ -889,8 +802,8 @@ fn openings_are_played_from_both_sides() {
 
 #[test]
 fn a_broken_engine_stops_the_match_before_it_starts() {
-    let out = out_dir("preflight");
-    let o = aamir(&match_args(
+    let out = scratch("preflight");
+    let (ok, _, err) = aamir(&match_args(
         &[
             simple_engine("random"),
             fake("mute", "--fault handshakehang"),
@@ -898,14 +811,13 @@ fn a_broken_engine_stops_the_match_before_it_starts() {
         &["--tc", "1s/2s", "--ready-timeout", "0.5"],
         &out,
     ));
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!ok);
     assert!(
         err.contains("engine mute is not ready") && err.contains("aeiok"),
         "{err}"
     );
 
-    let o = aamir(&match_args(
+    let (ok, _, err) = aamir(&match_args(
         &[
             simple_engine("random"),
             "name=ghost,cmd=/nonexistent/engine".to_string(),
@@ -913,8 +825,7 @@ fn a_broken_engine_stops_the_match_before_it_starts() {
         &["--tc", "1s/2s"],
         &out,
     ));
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!ok);
     assert!(
         err.contains("could not start `/nonexistent/engine`"),
         "{err}"
@@ -925,7 +836,7 @@ fn a_broken_engine_stops_the_match_before_it_starts() {
         vec!["--tc", "1s/2s", "--max-turns", "40"],
         vec!["--tc", "1s/2s/100/0/10m"],
     ] {
-        let o = aamir(&match_args(
+        let (_, _, err) = aamir(&match_args(
             &[
                 simple_engine("random"),
                 "name=ghost,cmd=/nonexistent/engine".to_string(),
@@ -933,7 +844,6 @@ fn a_broken_engine_stops_the_match_before_it_starts() {
             &bounded,
             &out,
         ));
-        let err = String::from_utf8_lossy(&o.stderr);
         assert!(
             err.contains("could not start") && !err.contains("without end"),
             "{bounded:?}: {err}"
@@ -947,20 +857,19 @@ fn a_broken_engine_stops_the_match_before_it_starts() {
         (vec!["--tc", "1s/2s", "--shard", "3/2"], "shard"),
         (vec!["--tc", "1s/2s", "--mode", "swiss"], "swiss"),
     ] {
-        let o = aamir(&match_args(
+        let (ok, _, err) = aamir(&match_args(
             &[simple_engine("a"), simple_engine("b")],
             &extra,
             &out,
         ));
-        assert!(!o.status.success(), "{extra:?}");
-        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!ok, "{extra:?}");
         assert!(err.contains(want), "{extra:?}: {err}");
     }
 }
 
 #[test]
 fn ctrl_c_stops_cleanly_and_keeps_the_finished_games() {
-    let out = out_dir("ctrlc");
+    let out = scratch("ctrlc");
     let mut child = Command::new(AAMIR)
         .args(match_args(
             &[simple_engine("random"), fake("fake", "--seed 11")],
@@ -1019,7 +928,7 @@ fn older_bots_that_roundrobin_plays_are_played_with_their_clock() {
     // Like akimot (no protocol-version line), like Yeti (a log line
     // before it), and a pre-2009 clock that only reads wreserve/breserve
     // and exits if they are missing or wrong.
-    let out = out_dir("older");
+    let out = scratch("older");
     let engines = [
         "name=aamir,option.depth=1".to_string(),
         fake("noversion", "--handshake noversion --seed 1"),
@@ -1028,23 +937,11 @@ fn older_bots_that_roundrobin_plays_are_played_with_their_clock() {
     ];
     let args = match_args(
         &engines,
-        &[
-            "--mode",
-            "gauntlet",
-            "--tc",
-            "1s/3s/100/3s",
-            "--games",
-            "2",
-            "--max-turns",
-            "8",
-            "--concurrency",
-            "3",
-        ],
+        &words("--mode gauntlet --tc 1s/3s/100/3s --games 2 --max-turns 8 --concurrency 3"),
         &out,
     );
-    let o = aamir(&args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "aamir match failed:\n{err}");
+    let (ok, _, err) = aamir(&args);
+    assert!(ok, "aamir match failed:\n{err}");
     let s = summary(&out);
     assert_eq!(s["status"], "complete");
     assert_eq!(s["played"], 6);
@@ -1099,7 +996,7 @@ fn older_bots_that_roundrobin_plays_are_played_with_their_clock() {
 
 #[test]
 fn options_an_engine_complains_about_are_told_before_the_first_game() {
-    let out = out_dir("badoption");
+    let out = scratch("badoption");
     let engines = [
         "name=aamir,option.depth=1,option.hsah=64".to_string(),
         fake("strict", "--strict-options --seed 4").replace(
@@ -1107,13 +1004,12 @@ fn options_an_engine_complains_about_are_told_before_the_first_game() {
             "name=strict,option.depth=deep,option.depth=2,",
         ),
     ];
-    let o = aamir(&match_args(
+    let (ok, stdout, err) = aamir(&match_args(
         &engines,
         &["--tc", "1s/2s", "--games", "1", "--max-turns", "3"],
         &out,
     ));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{err}");
+    assert!(ok, "{err}");
     let s = summary(&out);
     let a = notes(&s, "aamir", "option");
     assert_eq!(a.len(), 1, "{a:?}");
@@ -1136,7 +1032,6 @@ fn options_an_engine_complains_about_are_told_before_the_first_game() {
         .expect(&err);
     let game = err.find("game 1:").expect(&err);
     assert!(warn < game && warn2 < game, "{err}");
-    let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
         stdout.contains("option.hsah=64"),
         "the final report repeats it: {stdout}"
@@ -1145,8 +1040,7 @@ fn options_an_engine_complains_about_are_told_before_the_first_game() {
 
 #[test]
 fn the_help_says_tc_is_required() {
-    let o = aamir(&["match".into(), "--help".into()]);
-    let help = String::from_utf8_lossy(&o.stdout);
+    let (_, help, _) = aamir(&["match", "--help"]);
     let tc = &help[help.find("--tc").expect(&help)..];
     let tc = &tc[..tc.find("\n  -").unwrap_or(tc.len())];
     assert!(tc.contains("required"), "{tc}");
@@ -1154,14 +1048,13 @@ fn the_help_says_tc_is_required() {
 
 #[test]
 fn settings_are_checked_before_the_length_warning() {
-    let out = out_dir("cli-order");
-    let o = aamir(&match_args(
+    let out = scratch("cli-order");
+    let (ok, _, err) = aamir(&match_args(
         &["name=alone".to_string()],
         &["--tc", "1s/2s"],
         &out,
     ));
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!ok);
     assert!(err.contains("two engines"), "{err}");
     assert!(
         !err.contains("without end"),
@@ -1171,8 +1064,8 @@ fn settings_are_checked_before_the_length_warning() {
 
 #[test]
 fn the_length_warning_is_one_clean_sentence() {
-    let out = out_dir("cli-warning");
-    let o = aamir(&match_args(
+    let out = scratch("cli-warning");
+    let (_, _, err) = aamir(&match_args(
         &[
             simple_engine("random"),
             "name=ghost,cmd=/nonexistent/engine".to_string(),
@@ -1180,7 +1073,6 @@ fn the_length_warning_is_one_clean_sentence() {
         &["--tc", "1s/2s"],
         &out,
     ));
-    let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains(
             "warning: no --max-turns and no game total or turn limit in --tc: a game in a blocked position can go on without end\n"
@@ -1210,7 +1102,7 @@ fn pairs_by_round(s: &Value, first: &str, second: &str) -> Vec<(bool, bool)> {
 
 #[test]
 fn a_gauntlet_pairs_its_candidates_and_tests_their_difference() {
-    let out = out_dir("paired");
+    let out = scratch("paired");
     // `good` plays at random; `bad` plays an illegal first move every
     // game, so it loses every game and only `good` can win a pair: the
     // SPRT on the difference accepts H1 (100 Elo) at the 12th pair `good`
@@ -1221,23 +1113,9 @@ fn a_gauntlet_pairs_its_candidates_and_tests_their_difference() {
             fake("good", "--seed 21"),
             fake("bad", "--fault illegal --at 1"),
         ],
-        &[
-            "--mode",
-            "gauntlet",
-            "--tc",
-            "1s/2s",
-            "--max-turns",
-            "4",
-            "--games",
-            "400",
-            "--concurrency",
-            "2",
-            "--sprt",
-            "0",
-            "100",
-            "0.05",
-            "0.05",
-        ],
+        &words(
+            "--mode gauntlet --tc 1s/2s --max-turns 4 --games 400 --concurrency 2 --sprt 0 100 0.05 0.05",
+        ),
         &out,
     );
     assert_eq!(s["status"], "sprt");
@@ -1272,15 +1150,11 @@ fn a_gauntlet_pairs_its_candidates_and_tests_their_difference() {
     check_report(&out, &s);
 
     // One scale over the match: `bad` lost every game, a bound below.
-    let o = aamir(&[
-        "match".into(),
-        "rate".into(),
-        "--anchor".into(),
-        "ref".into(),
-        out.display().to_string(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let table = String::from_utf8_lossy(&o.stdout);
+    let (ok, table, err) = aamir(&argv(
+        "match rate --anchor ref {}",
+        &[out.to_str().unwrap()],
+    ));
+    assert!(ok, "{err}");
     let bad = table.lines().find(|l| l.starts_with("bad")).unwrap();
     assert!(bad.contains(" <-"), "{table}");
     let good = table.lines().find(|l| l.starts_with("good")).unwrap();
@@ -1289,8 +1163,8 @@ fn a_gauntlet_pairs_its_candidates_and_tests_their_difference() {
 
 #[test]
 fn the_sprt_needs_two_engines_or_two_candidates() {
-    let out = out_dir("paired-sprt-bad");
-    let o = aamir(&match_args(
+    let out = scratch("paired-sprt-bad");
+    let (ok, _, err) = aamir(&match_args(
         &[
             simple_engine("ref"),
             fake("a", "--seed 1"),
@@ -1302,8 +1176,7 @@ fn the_sprt_needs_two_engines_or_two_candidates() {
         ],
         &out,
     ));
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!ok);
     assert!(err.contains("exactly two candidates"), "{err}");
     assert!(!out.join("summary.json").exists(), "nothing was played");
 }
@@ -1315,34 +1188,21 @@ fn a_sharded_gauntlet_merges_into_the_same_pairs() {
         fake("x", "--seed 31"),
         fake("y", "--seed 32"),
     ];
-    let common = [
-        "--mode",
-        "gauntlet",
-        "--tc",
-        "1s/2s",
-        "--games",
-        "8",
-        "--max-turns",
-        "4",
-    ];
-    let mut parts = Vec::new();
-    for i in 1..=2 {
-        let out = out_dir(&format!("paired-shard{i}"));
-        let shard = format!("{i}/2");
-        let mut extra = common.to_vec();
-        extra.extend(["--shard", &shard]);
-        let s = run_ok(&engines, &extra, &out);
+    let shards = run_shards(
+        "paired-shard",
+        &engines,
+        "--mode gauntlet --tc 1s/2s --games 8 --max-turns 4",
+    );
+    for (i, (_, s)) in shards.iter().enumerate() {
         // Each shard holds whole pairs: both candidates' games of a round.
-        let pairs = pairs_by_round(&s, "x", "y");
-        assert_eq!(pairs.len() * 2, games(&s).len(), "shard {i} split a pair");
-        parts.push(out);
+        let pairs = pairs_by_round(s, "x", "y");
+        let i = i + 1;
+        assert_eq!(pairs.len() * 2, games(s).len(), "shard {i} split a pair");
     }
-    let merged = out_dir("paired-merged");
-    let mut args = vec!["match".to_string(), "merge".into(), "--out".into()];
-    args.push(merged.display().to_string());
-    args.extend(parts.iter().map(|p| p.display().to_string()));
-    let o = aamir(&args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let merged = scratch("paired-merged");
+    let folders: Vec<PathBuf> = shards.into_iter().map(|(p, _)| p).collect();
+    let (ok, stdout, err) = merge(&merged, &folders);
+    assert!(ok, "{err}");
     let m = summary(&merged);
     assert_eq!(m["played"], 16);
     let p = &m["paired"][0];
@@ -1354,9 +1214,8 @@ fn a_sharded_gauntlet_merges_into_the_same_pairs() {
     assert_eq!(c["first_only"].as_u64(), Some(count((true, false))));
     assert_eq!(c["second_only"].as_u64(), Some(count((false, true))));
     assert_eq!(c["both_lost"].as_u64(), Some(count((false, false))));
-    let text = String::from_utf8_lossy(&o.stdout);
     assert!(
-        text.contains("paired, on the same openings and colours"),
-        "{text}"
+        stdout.contains("paired, on the same openings and colours"),
+        "{stdout}"
     );
 }

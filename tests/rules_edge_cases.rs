@@ -11,7 +11,7 @@ use aamir::board::notation::parse_move;
 use aamir::board::stepgen::{Action, ActionList, generate_actions};
 use aamir::board::turngen::generate_turns;
 use aamir::board::{Color, EndReason, Game, IllegalReason, MoveError, Outcome, Piece};
-use common::{position, sq};
+use common::rules::{position, sq};
 
 fn game(side: Color, pieces: &str) -> Game {
     let g = Game::from_position(position(side, pieces), 10);

@@ -9,7 +9,7 @@ use aamir::board::notation::{
 };
 use aamir::board::record::{parse_archive, parse_movelist, replay};
 use aamir::board::{Color, Game, Position};
-use common::{random_setup, random_turn, rng};
+use common::rules::{random_setup, random_turn, rng};
 use rand::RngExt;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;

@@ -12,7 +12,7 @@ use aamir::board::turngen::{
     SeenTable, count_turns, count_turns_copy_make, count_turns_make_unmake, generate_turns,
 };
 use aamir::board::{ActionKind, Bitboard, Color, Dir, Game, Kind, Position, Square, Step};
-use common::{random_setup, random_turn, rng};
+use common::rules::{random_setup, random_turn, rng};
 use rand::RngExt;
 use std::collections::HashSet;
 

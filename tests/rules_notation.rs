@@ -13,7 +13,7 @@ use aamir::board::notation::{
 use aamir::board::record::{parse_archive, parse_movelist, replay};
 use aamir::board::{Color, Dir, Game, IllegalReason, MoveError, NotationError, Phase, Piece};
 use aamir::board::{Position, Step};
-use common::{position, random_setup, random_turn, rng, sq};
+use common::rules::{position, random_setup, random_turn, rng, sq};
 
 fn err_text(pos: &Position, mv: &str) -> String {
     match parse_move(mv) {
@@ -410,44 +410,49 @@ fn the_rules_page_diagram_and_moves_after_it() {
 #[test]
 fn bad_diagrams_say_which_line_and_why() {
     let good = long_diagram(&Position::standard_opening(), 12);
-    let bad = |t: &str| parse_long_diagram(t).unwrap_err().to_string();
-    assert_eq!(bad(""), "diagram line 1: the text is empty");
-    assert_eq!(
-        bad(&good.replacen("12g", "12", 1)),
-        "diagram line 1: expected the move number and side to move, like `12g`, got `12`"
-    );
-    assert_eq!(
-        bad(&good.replacen("12g", "g12", 1)),
-        "diagram line 1: expected the move number and side to move, like `12g`, got `g12`"
-    );
-    assert_eq!(
-        bad(&good.replacen(" +-----------------+", " |", 1)),
-        "diagram line 2: expected a border `+-----------------+`, got `|`"
-    );
-    assert_eq!(
-        bad(&good.replacen("7|", "6|", 1)),
-        "diagram line 4: expected rank 7 starting `7|`"
-    );
-    assert_eq!(
-        bad(&good.replacen("| d h", "| d q", 1)),
-        "diagram line 4: `q` on b7 is not a piece letter"
-    );
-    assert_eq!(
-        bad(&good.replacen("| d h", "| r h", 1)),
-        "position: silver has 9 rabbits; a side has 8 at most"
-    );
-    assert_eq!(
-        bad(&good.lines().take(6).collect::<Vec<_>>().join("\n")),
-        "diagram line 1: the diagram ends before rank 1"
-    );
-    assert_eq!(
-        bad(&format!("{good}13g Ee2n\n")),
-        "diagram line 13: expected a move labelled `12g`, got `13g`"
-    );
-    assert_eq!(
-        bad(&format!("{good}12g Ee2s\n")),
-        "step 1 `Ee2s`: e1 is occupied by a gold rabbit"
-    );
+    let cases = [
+        (String::new(), "diagram line 1: the text is empty"),
+        (
+            good.replacen("12g", "12", 1),
+            "diagram line 1: expected the move number and side to move, like `12g`, got `12`",
+        ),
+        (
+            good.replacen("12g", "g12", 1),
+            "diagram line 1: expected the move number and side to move, like `12g`, got `g12`",
+        ),
+        (
+            good.replacen(" +-----------------+", " |", 1),
+            "diagram line 2: expected a border `+-----------------+`, got `|`",
+        ),
+        (
+            good.replacen("7|", "6|", 1),
+            "diagram line 4: expected rank 7 starting `7|`",
+        ),
+        (
+            good.replacen("| d h", "| d q", 1),
+            "diagram line 4: `q` on b7 is not a piece letter",
+        ),
+        (
+            good.replacen("| d h", "| r h", 1),
+            "position: silver has 9 rabbits; a side has 8 at most",
+        ),
+        (
+            good.lines().take(6).collect::<Vec<_>>().join("\n"),
+            "diagram line 1: the diagram ends before rank 1",
+        ),
+        (
+            format!("{good}13g Ee2n\n"),
+            "diagram line 13: expected a move labelled `12g`, got `13g`",
+        ),
+        (
+            format!("{good}12g Ee2s\n"),
+            "step 1 `Ee2s`: e1 is occupied by a gold rabbit",
+        ),
+    ];
+    for (text, want) in cases {
+        let got = parse_long_diagram(&text).unwrap_err().to_string();
+        assert_eq!(got, want, "{text}");
+    }
 }
 
 // --- Archives --------------------------------------------------------------

@@ -3,23 +3,11 @@
 //! and limits (they come from the same tables).
 
 mod aei_common;
+mod common;
 
 use aamir::search::EngineConfig;
 use aei_common::*;
-use std::process::Command;
-
-fn aamir(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_aamir"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("running aamir");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::cli::{aamir, argv, scratch};
 
 const OPENING_BOARD: &str = "g [rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]";
 
@@ -73,20 +61,11 @@ fn cli_and_aei_refuse_the_same_values_with_the_same_reason() {
         assert!(!ok && err.contains(&reason), "{err}");
         // The data generator's table size has the same limits.
         if name == "hash" {
-            let out = std::env::temp_dir().join("aamir-gen-hash-0.tsv");
-            let (ok, _, err) = aamir(&[
-                "gen",
-                "--seed",
-                "1",
-                "--games",
-                "1",
-                "--depth",
-                "1",
-                "--hash",
-                value,
-                "--out",
-                out.to_str().unwrap(),
-            ]);
+            let out = scratch("gen-hash-0").join("gen.tsv");
+            let (ok, _, err) = aamir(&argv(
+                "gen --seed 1 --games 1 --depth 1 --hash {} --out {}",
+                &[value, out.to_str().unwrap()],
+            ));
             assert!(!ok && err.contains(&reason), "{err}");
             assert!(!out.exists(), "gen wrote {out:?} with --hash {value}");
         }
@@ -95,16 +74,10 @@ fn cli_and_aei_refuse_the_same_values_with_the_same_reason() {
 
 #[test]
 fn analyze_takes_engine_options_and_weights_by_their_names() {
-    let (ok, out, err) = aamir(&[
-        "analyze",
-        OPENING_BOARD,
-        "--depth",
-        "5",
-        "--hash",
-        "4",
-        "--params",
-        "aspiration=0,eval_tempo=7,eval_rabbit_rank_6=50",
-    ]);
+    let (ok, out, err) = aamir(&argv(
+        "analyze {} --depth 5 --hash 4 --params aspiration=0,eval_tempo=7,eval_rabbit_rank_6=50",
+        &[OPENING_BOARD],
+    ));
     assert!(ok, "{err}");
     assert!(out.contains("depth 5 "), "{out}");
     assert!(

@@ -3,29 +3,18 @@
 //! played not), the holdout split follows its rule, a short depth-limited
 //! run reports counts by kind, and bad files are refused naming the line.
 
+mod common;
+
 use aamir::tools::suite::{HOLDOUT_EVERY, Split, TacticKind, load_suite};
+use common::cli::{aamir, argv, assert_mentions, data, scratch};
 use std::path::PathBuf;
-use std::process::Command;
 
 fn suite_path() -> String {
-    format!("{}/tests/data/tactics.tsv", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn aamir(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_aamir"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("running aamir");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    data("tactics.tsv")
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("suite-{name}"));
+    let p = scratch(name).join(name);
     std::fs::write(&p, text).unwrap();
     p
 }
@@ -81,26 +70,21 @@ fn a_short_run_reports_by_kind_and_writes_json() {
         }
     }
     let file = temp_file("two.tsv", &(kept.join("\n") + "\n"));
-    let json = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("suite-two.json");
-    let (ok, out, err) = aamir(&[
-        "suite",
-        file.to_str().unwrap(),
-        "--depth",
-        "4",
-        "--hash",
-        "8",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
+    let json = file.with_extension("json");
+    let (ok, out, err) = aamir(&argv(
+        "suite {} --depth 4 --hash 8 --json {}",
+        &[file.to_str().unwrap(), json.to_str().unwrap()],
+    ));
     assert!(ok, "{out}\n{err}");
-    for want in [
-        "solved by kind:",
-        "overall",
-        "positions/s",
-        "capture-defence",
-    ] {
-        assert!(out.contains(want), "no `{want}` in:\n{out}");
-    }
+    assert_mentions(
+        &out,
+        &[
+            "solved by kind:",
+            "overall",
+            "positions/s",
+            "capture-defence",
+        ],
+    );
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["results"].as_array().unwrap().len(), 2);

@@ -4,29 +4,11 @@
 //! table of every feature, and names a file it cannot use; `aamir
 //! tune-moves` reports its rankings and writes every weight.
 
+mod common;
+
 use aamir::eval::Weights;
 use aamir::settings::Table;
-use std::path::PathBuf;
-use std::process::Command;
-
-fn aamir(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_aamir"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("running aamir");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tune-cli-{name}"));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::cli::{aamir, argv, assert_mentions, data, scratch, words};
 
 /// The `(name, value)` entries of a table written by `--out`.
 fn entries(text: &str) -> Vec<(String, i64)> {
@@ -43,38 +25,19 @@ fn entries(text: &str) -> Vec<(String, i64)> {
 #[test]
 fn start_freeze_and_bound_shape_the_fit() {
     let dir = scratch("fit");
-    let data = dir.join("gen.tsv");
+    let games = dir.join("gen.tsv");
     let table = dir.join("w.rs");
-    let (ok, _, err) = aamir(&[
-        "gen",
-        "--games",
-        "12",
-        "--depth",
-        "2",
-        "--seed",
-        "4",
-        "--out",
-        data.to_str().unwrap(),
-    ]);
+    let (ok, _, err) = aamir(&argv(
+        "gen --games 12 --depth 2 --seed 4 --out {}",
+        &[games.to_str().unwrap()],
+    ));
     assert!(ok, "{err}");
-    let (ok, out, err) = aamir(&[
-        "tune",
-        data.to_str().unwrap(),
-        "--skip-turns",
-        "0",
-        "--test-pct",
-        "0",
-        "--max-passes",
-        "2",
-        "--start",
-        "tc_scale=40,hostage_pct=20",
-        "--freeze",
-        "rabbit_rank_*,hostage_pct",
-        "--bound",
-        "200",
-        "--out",
-        table.to_str().unwrap(),
-    ]);
+    let (ok, out, err) = aamir(&argv(
+        "tune {} --skip-turns 0 --test-pct 0 --max-passes 2 \
+         --start tc_scale=40,hostage_pct=20 --freeze rabbit_rank_*,hostage_pct \
+         --bound 200 --out {}",
+        &[games.to_str().unwrap(), table.to_str().unwrap()],
+    ));
     assert!(ok, "{err}");
     let got = entries(&std::fs::read_to_string(&table).unwrap());
     assert_eq!(got.len(), Weights::len(), "{got:?}");
@@ -99,48 +62,35 @@ fn start_freeze_and_bound_shape_the_fit() {
 
 #[test]
 fn unknown_names_are_refused_before_reading_data() {
-    let (ok, _, err) = aamir(&["tune", "no-such-file.tsv", "--freeze", "tempo,nope"]);
-    assert!(!ok);
-    assert!(err.contains("--freeze: no weight `nope`"), "{err}");
-    let (ok, _, err) = aamir(&["tune", "no-such-file.tsv", "--freeze", "zzz*"]);
-    assert!(!ok);
-    assert!(err.contains("no weight `zzz*`"), "{err}");
-    let (ok, _, err) = aamir(&["tune", "no-such-file.tsv", "--start", "nope=3"]);
-    assert!(!ok);
-    assert!(err.contains("unknown setting `nope`"), "{err}");
+    for (flags, want) in [
+        ("--freeze tempo,nope", "--freeze: no weight `nope`"),
+        ("--freeze zzz*", "no weight `zzz*`"),
+        ("--start nope=3", "unknown setting `nope`"),
+    ] {
+        let (ok, _, err) = aamir(&[words("tune no-such-file.tsv"), words(flags)].concat());
+        assert!(!ok, "{flags}");
+        assert!(err.contains(want), "{err}");
+    }
 }
 
 #[test]
 fn tune_order_reports_rankings_and_writes_a_table_of_every_feature() {
     let dir = scratch("order");
     let out = dir.join("order_weights.rs");
-    let data = format!(
-        "{}/tests/data/games-2011-extra.tsv",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let (ok, stdout, stderr) = aamir(&[
-        "tune-order",
-        &data,
-        "--negatives",
-        "15",
-        "--iterations",
-        "60",
-        "--rank-positions",
-        "12",
-        "--test-pct",
-        "30",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, stdout, stderr) = aamir(&argv(
+        "tune-order {} --negatives 15 --iterations 60 --rank-positions 12 --test-pct 30 --out {}",
+        &[&data("games-2011-extra.tsv"), out.to_str().unwrap()],
+    ));
     assert!(ok, "{stderr}");
-    for want in [
-        "held-out positions",
-        "loss (sampled turns): train",
-        "held-out ranking, start weights",
-        "held-out ranking, fitted weights",
-    ] {
-        assert!(stdout.contains(want), "no `{want}` in:\n{stdout}");
-    }
+    assert_mentions(
+        &stdout,
+        &[
+            "held-out positions",
+            "loss (sampled turns): train",
+            "held-out ranking, start weights",
+            "held-out ranking, fitted weights",
+        ],
+    );
     let table = std::fs::read_to_string(&out).unwrap();
     assert!(table.contains("pub const ORDER_WEIGHTS: [f32; N_FEATURES] = ["));
     assert!(
@@ -176,43 +126,23 @@ fn tune_order_names_a_file_it_cannot_use() {
 fn tune_moves_reports_rankings_and_writes_every_weight() {
     let dir = scratch("moves");
     let out = dir.join("fitted.rs");
-    let data = format!(
-        "{}/tests/data/games-2011-extra.tsv",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let (ok, stdout, stderr) = aamir(&[
-        "tune-moves",
-        &data,
-        "--hard",
-        "6",
-        "--random",
-        "2",
-        "--rounds",
-        "2",
-        "--max-passes",
-        "1",
-        "--cap",
-        "3",
-        "--rank-positions",
-        "8",
-        "--test-pct",
-        "30",
-        "--freeze",
-        "rabbit_rank_*",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, stdout, stderr) = aamir(&argv(
+        "tune-moves {} --hard 6 --random 2 --rounds 2 --max-passes 1 --cap 3 \
+         --rank-positions 8 --test-pct 30 --freeze rabbit_rank_* --out {}",
+        &[&data("games-2011-extra.tsv"), out.to_str().unwrap()],
+    ));
     assert!(ok, "{stderr}");
-    for want in [
-        "training,",
-        "loss before (the played turn against 6 best and 2 sampled)",
-        "round 2, pass 1: train loss",
-        "held-out ranking, start weights",
-        "held-out ranking, fitted weights",
-        "as engine options:",
-    ] {
-        assert!(stdout.contains(want), "no `{want}` in:\n{stdout}");
-    }
+    assert_mentions(
+        &stdout,
+        &[
+            "training,",
+            "loss before (the played turn against 6 best and 2 sampled)",
+            "round 2, pass 1: train loss",
+            "held-out ranking, start weights",
+            "held-out ranking, fitted weights",
+            "as engine options:",
+        ],
+    );
     let table = std::fs::read_to_string(&out).unwrap();
     assert!(
         table.contains("aamir tune-moves"),
