@@ -39,7 +39,7 @@ fn the_committed_suite_is_consistent() {
     assert_eq!(holdout, rows.len() / HOLDOUT_EVERY as usize);
     // The kinds the lost games gave: `goal` needs aamir to miss a goal in
     // one turn, which its root goal detection prevents, and the games gave
-    // no `goal-defence` (see the README); the hand-made positions of the
+    // no `goal-defence` (see docs/tactics-suite.md); the hand-made positions of the
     // module's unit tests cover those two kinds.
     for k in [TacticKind::Capture, TacticKind::CaptureDefence] {
         assert!(rows.iter().any(|r| r.kind == k), "no {} position", k.name());

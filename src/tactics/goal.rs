@@ -58,7 +58,7 @@
 //! over every action, built for tests and the `dev` feature): on the
 //! 485-position suite, a fixture of 3,100 positions whose values come from
 //! `pyrimaa.board`, the sample of search leaves, and random and mutated
-//! positions (see `tests/goal_*.rs` and the README).
+//! positions (see `tests/goal_*.rs` and `docs/detectors.md`).
 
 use super::plan::{FailTable, Needs, trap_guards};
 use crate::board::STEPS_PER_TURN;

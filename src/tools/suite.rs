@@ -1196,7 +1196,7 @@ pub fn make(opts: &MakeOptions) -> Result<()> {
             "# aamir tactics suite: positions from games aamir lost where a deeper search finds a\n",
         );
         out.push_str("# capture, capture defence, goal or goal defence that aamir missed. See src/tools/suite.rs\n");
-        out.push_str("# for the columns and the grading, and the README (`aamir suite`).\n");
+        out.push_str("# for the columns and the grading, and docs/tactics-suite.md.\n");
         out.push_str(&format!(
             "# split: every {HOLDOUT_EVERY}th id (t0005, t0010, ...) is holdout: keep those rows out of any tuning.\n"
         ));
