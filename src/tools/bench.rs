@@ -201,8 +201,6 @@ pub fn run_variants(max_depth: u32, positions: usize, node_cap: u64) -> Result<(
     Ok(())
 }
 
-/// The knowledge terms `aamir bench --eval` prices one at a time: a name
-/// and the weights that switch it off (each term is skipped at 0).
 /// Positions for `bench --eval`: from each bench position, seeded random
 /// walks of one to eight legal actions (turns end when their steps run
 /// out), so that mid-turn positions and both sides to move are covered as

@@ -1,7 +1,7 @@
 //! `aamir eval`: the static score of one position, term by term, so that
 //! a user (or an engineer reading a lost game) sees which knowledge drives
-//! a choice: material, rabbit advancement, traps, captures, the knowledge
-//! terms. The position comes as an argument or from a game record.
+//! a choice: one line per term of [`crate::eval::TERMS`]. The position
+//! comes as an argument or from a game record.
 
 use crate::board::Position;
 use crate::board::notation::long_diagram;
