@@ -722,7 +722,7 @@ impl<S: SearchBackend> Engine<S> {
                     return;
                 }
                 let hash = name == "hash";
-                self.clock.params = self.config.engine.time_params(&self.clock.params);
+                self.clock.params = self.config.time.params();
                 match self.searcher.as_mut() {
                     Some(s) => {
                         s.configure(&self.config);
