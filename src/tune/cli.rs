@@ -10,6 +10,28 @@ use crate::search::ordering::N_FEATURES;
 use crate::settings::{Table, flag_check};
 use anyhow::{Context, Result};
 
+/// The weights a fit of the evaluation starts from and may move
+/// (`tune`, `tune-moves`).
+#[derive(clap::Args)]
+pub struct WeightArgs {
+    /// Start from these weights instead of the defaults
+    /// (`NAME=value,...`, names as `aamir params` lists them without
+    /// `eval_`: `tempo=5`): a weight that is 0 by default starts with a
+    /// step of 1, too small to leave 0 on a noisy loss.
+    #[arg(long, default_value = "")]
+    start: String,
+    /// Weights left at their start values: names without `eval_`
+    /// separated by commas, a name ending in `*` standing for every
+    /// weight it begins (`rabbit_rank_*`).
+    #[arg(long, default_value = "")]
+    freeze: String,
+    /// A weight the fit moves stays within plus or minus this. A rarely
+    /// seen term can run far on a loss it barely moves, and the search
+    /// then meets it in positions the data hardly had.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(i32).range(1..=10_000))]
+    bound: i32,
+}
+
 /// The tuners' subcommands.
 #[derive(clap::Subcommand)]
 pub enum TuneCommand {
@@ -73,22 +95,8 @@ pub enum TuneCommand {
         /// Write the fitted weights here as a Rust table.
         #[arg(long)]
         out: Option<String>,
-        /// Start from these weights instead of the defaults
-        /// (`NAME=value,...`, names as `aamir params` lists them without
-        /// `eval_`: `tempo=5`): a weight that is 0 by default starts with a
-        /// step of 1, too small to leave 0 on a noisy loss.
-        #[arg(long, default_value = "")]
-        start: String,
-        /// Weights left at their start values: names without `eval_`
-        /// separated by commas, a name ending in `*` standing for every
-        /// weight it begins (`rabbit_rank_*`).
-        #[arg(long, default_value = "")]
-        freeze: String,
-        /// A weight the fit moves stays within plus or minus this. A rarely
-        /// seen term can run far on a loss it barely moves, and the search
-        /// then meets it in positions the data hardly had.
-        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(i32).range(1..=10_000))]
-        bound: i32,
+        #[command(flatten)]
+        weights: WeightArgs,
         /// Label each position with `sigmoid(k * score)` of a search this
         /// many steps deep (k fitted to the results first) instead of its
         /// game's result: the static score learns what the search finds
@@ -183,15 +191,8 @@ pub enum TuneCommand {
         /// Held-out positions ranked among all their legal turns, at most.
         #[arg(long, default_value_t = 400)]
         rank_positions: usize,
-        /// Start from these weights instead of the defaults (as for `tune`).
-        #[arg(long, default_value = "")]
-        start: String,
-        /// Weights left at their start values (as for `tune`).
-        #[arg(long, default_value = "")]
-        freeze: String,
-        /// A weight the fit moves stays within plus or minus this.
-        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(i32).range(1..=10_000))]
-        bound: i32,
+        #[command(flatten)]
+        weights: WeightArgs,
         /// Threads.
         #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
         threads: usize,
@@ -235,28 +236,26 @@ pub fn run(command: TuneCommand) -> Result<()> {
             max_passes,
             threads,
             out,
-            start,
-            freeze,
-            bound,
+            weights,
             label_depth,
             label_result_pct,
             label_cache,
         } => {
-            let w = start_weights(&start, k)?;
+            let w = weights.start(k)?;
             let sel = data::Selection {
                 skip_turns,
                 test_pct,
                 threads,
             };
             // Checked before the data, which takes a while to read.
-            let frozen = frozen_weights(&freeze)?;
+            let frozen = weights.frozen()?;
             let data = data::load(&files, &sel)?;
             let args: Vec<String> = std::env::args().skip(1).collect();
             let opts = fit::TuneOptions {
                 fit: fit::FitOptions {
                     max_passes,
                     threads,
-                    bound,
+                    bound: weights.bound,
                     frozen,
                 },
                 k,
@@ -315,24 +314,22 @@ pub fn run(command: TuneCommand) -> Result<()> {
             seed,
             k,
             rank_positions,
-            start,
-            freeze,
-            bound,
+            weights,
             threads,
             out,
         } => {
-            let w = start_weights(&start, k)?;
+            let w = weights.start(k)?;
             anyhow::ensure!(
                 cap.is_finite() && cap >= 0.0,
                 "--cap {cap}: give a number of nats, 0 or more"
             );
-            let frozen = frozen_weights(&freeze)?;
+            let frozen = weights.frozen()?;
             let args: Vec<String> = std::env::args().skip(1).collect();
             let opts = moves::MoveOptions {
                 fit: fit::FitOptions {
                     max_passes,
                     threads,
-                    bound,
+                    bound: weights.bound,
                     frozen,
                 },
                 hard,
@@ -353,35 +350,41 @@ pub fn run(command: TuneCommand) -> Result<()> {
     }
 }
 
-/// The weights a fit starts from (`--start name=value,...` over the
-/// defaults), after checking `--k` when one is given: shared by `tune` and
-/// `tune-moves`.
-fn start_weights(start: &str, k: Option<f64>) -> Result<Weights> {
-    let mut w = Weights::default();
-    crate::settings::apply(start, |n, v| Table::set_named(&mut w, n, v))
-        .with_context(|| format!("--start {start}"))?;
-    if let Some(k) = k {
-        anyhow::ensure!(k.is_finite() && k > 0.0, "--k {k}: give a number above 0");
+impl WeightArgs {
+    /// The weights a fit starts from (`--start name=value,...` over the
+    /// defaults), after checking `--k` when one is given.
+    fn start(&self, k: Option<f64>) -> Result<Weights> {
+        let mut w = Weights::default();
+        crate::settings::apply(&self.start, |n, v| Table::set_named(&mut w, n, v))
+            .with_context(|| format!("--start {}", self.start))?;
+        if let Some(k) = k {
+            anyhow::ensure!(k.is_finite() && k > 0.0, "--k {k}: give a number above 0");
+        }
+        Ok(w)
     }
-    Ok(w)
-}
 
-/// The flat indices of the weights `spec` names (`a,b,prefix*`).
-fn frozen_weights(spec: &str) -> Result<Vec<usize>> {
-    let names: Vec<String> = (0..Weights::len()).filter_map(Weights::name).collect();
-    let mut out = Vec::new();
-    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let hits: Vec<usize> = match part.strip_suffix('*') {
-            Some(prefix) => (0..names.len())
-                .filter(|&i| names[i].starts_with(prefix))
-                .collect(),
-            None => (0..names.len()).filter(|&i| names[i] == part).collect(),
-        };
-        anyhow::ensure!(
-            !hits.is_empty(),
-            "--freeze: no weight `{part}` (`aamir params` lists them as `eval_NAME`; give NAME)"
-        );
-        out.extend(hits);
+    /// The flat indices of the weights `--freeze` names (`a,b,prefix*`).
+    fn frozen(&self) -> Result<Vec<usize>> {
+        let names: Vec<String> = (0..Weights::len()).filter_map(Weights::name).collect();
+        let mut out = Vec::new();
+        for part in self
+            .freeze
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let hits: Vec<usize> = match part.strip_suffix('*') {
+                Some(prefix) => (0..names.len())
+                    .filter(|&i| names[i].starts_with(prefix))
+                    .collect(),
+                None => (0..names.len()).filter(|&i| names[i] == part).collect(),
+            };
+            anyhow::ensure!(
+                !hits.is_empty(),
+                "--freeze: no weight `{part}` (`aamir params` lists them as `eval_NAME`; give NAME)"
+            );
+            out.extend(hits);
+        }
+        Ok(out)
     }
-    Ok(out)
 }
