@@ -1,9 +1,10 @@
 //! One declarative table per group of settings (search parameters,
-//! evaluation weights, engine options), from which everything else is
-//! derived: the struct with typed fields, its `Default`, the range-checked
-//! setter by name or by index, the `name=value,...` form the CLI's
-//! `--params` and AEI's `setoption` use, and the listing `aamir params`
-//! prints.
+//! evaluation weights, engine options, time settings), from which
+//! everything else is derived: the struct with typed fields, its
+//! `Default`, the range-checked setter by name or by index, the
+//! `name=value,...` form the CLI's `--params` and AEI's `setoption` use,
+//! the listing `aamir params` prints, and the check and help of a CLI flag
+//! of a setting's own ([`flag_check`], [`flag_help`]).
 //!
 //! A setting is one line of a [`table!`]:
 //!
