@@ -1,9 +1,10 @@
 //! One declarative table per group of settings (search parameters,
-//! evaluation weights, engine options), from which everything else is
-//! derived: the struct with typed fields, its `Default`, the range-checked
-//! setter by name or by index, the `name=value,...` form the CLI's
-//! `--params` and AEI's `setoption` use, and the listing `aamir params`
-//! prints.
+//! evaluation weights, engine options, time settings), from which
+//! everything else is derived: the struct with typed fields, its
+//! `Default`, the range-checked setter by name or by index, the
+//! `name=value,...` form the CLI's `--params` and AEI's `setoption` use,
+//! the listing `aamir params` prints, and the check and help of a CLI flag
+//! of a setting's own ([`flag_check`], [`flag_help`]).
 //!
 //! A setting is one line of a [`table!`]:
 //!
@@ -282,6 +283,31 @@ pub fn apply(
         set(n.trim(), v.trim())?;
     }
     Ok(())
+}
+
+/// A check of setting `name` of `T` for a command-line flag of its own
+/// (`--hash 64`): the text back if `T` takes it, else the reason, the same
+/// as `setoption` and `--params` give (a clap value parser).
+pub fn flag_check<T: Table>(name: &'static str) -> impl Fn(&str) -> Result<String, String> + Clone {
+    move |v: &str| {
+        T::default()
+            .set_named(name, v)
+            .map(|()| v.to_string())
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The help of a flag that sets `name` of `T`: the setting's doc, default
+/// and range. `name` is the code's own: a name `T` lacks is a bug.
+pub fn flag_help<T: Table>(name: &str) -> String {
+    let i = T::index_of(name).expect("a setting of the table");
+    let spec = T::spec(i).expect("index in range");
+    let default = T::default().get(i).unwrap_or_default();
+    format!(
+        "{} [default {default}; {}]",
+        spec.doc_line(),
+        spec.range_text()
+    )
 }
 
 /// One listing row per setting of `T`: name (with `prefix`), default,

@@ -8,8 +8,10 @@
 //! - [`session`]: the running engine: a reader thread, the engine loop
 //!   that owns the game, a search thread, and one writer for stdout.
 //! - [`exit`]: the way out after `quit`, without waiting for a large
-//!   table's memory to be freed.
+//!   table's memory to be freed;
+//! - [`cli`]: the `aamir aei` command.
 
+pub mod cli;
 pub mod exit;
 pub mod options;
 pub mod protocol;

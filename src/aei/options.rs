@@ -323,8 +323,10 @@ mod tests {
         use crate::eval::Weights;
         use crate::search::{EngineOptions, Params};
         use crate::settings::Table;
+        use crate::timeman::TimeSettings;
         let names = (0..EngineOptions::len())
             .filter_map(EngineOptions::name)
+            .chain((0..TimeSettings::len()).filter_map(TimeSettings::name))
             .chain((0..Params::len()).filter_map(Params::name))
             .chain((0..Weights::len()).filter_map(|i| Some(format!("eval_{}", Weights::name(i)?))));
         let mut n = 0;

@@ -1,14 +1,15 @@
 //! Everything that configures the engine, in one value handed to the
 //! [`Searcher`](super::Searcher) whole: the engine options (table size,
-//! threads, depth limit), the search parameters and the evaluation
-//! weights. Each part is a settings table (`crate::settings`), so the AEI
-//! session, the CLI's `--hash`/`--threads`/`--depth`/`--params` and
-//! `aamir params` all read the same names, defaults and ranges.
+//! threads, depth limit), the time settings (`timeman`'s table), the
+//! search parameters and the evaluation weights. Each part is a settings
+//! table (`crate::settings`), so the AEI session, the CLI's
+//! `--hash`/`--threads`/`--depth`/`--params` and `aamir params` all read
+//! the same names, defaults and ranges.
 
 use super::params::Params;
 use crate::eval::Weights;
 use crate::settings::{SettingError, Table, apply, listing, table};
-use crate::timeman::TimeParams;
+use crate::timeman::TimeSettings;
 
 /// Deepest search, in steps: the depth option's limit and the search's
 /// when nothing else limits it.
@@ -25,18 +26,6 @@ table! {
         /// Fixed search depth in steps (0 = none; AEI also reads a negative
         /// depth as none).
         depth: u32 = 0, 0..=MAX_DEPTH;
-        /// Turns the time reserve is spread over: a turn's normal spend is
-        /// most of `tcmove` plus the reserve divided by this.
-        time_horizon: u32 = 20, 1..=1000;
-        /// An unstable turn may dig into the reserve divided by this at
-        /// most (its hard limit past `tcmove`).
-        time_hard_div: u32 = 3, 1..=1000;
-        /// Percent of `tcmove` a normal turn aims at; below 100 the rest
-        /// of the move time goes to the reserve for the turns that need it.
-        time_move_pct: u32 = 90, 1..=100;
-        /// Percent of the soft limit added when the best turn changed, and
-        /// again when the score fell.
-        time_extend_pct: u32 = 60, 0..=1000;
     }
 }
 
@@ -44,18 +33,6 @@ impl EngineOptions {
     /// The depth limit, `None` when unset.
     pub fn depth_limit(&self) -> Option<u32> {
         (self.depth > 0).then_some(self.depth)
-    }
-
-    /// `base` with the time manager's settings these options hold.
-    pub fn time_params(&self, base: &TimeParams) -> TimeParams {
-        TimeParams {
-            horizon: self.time_horizon,
-            reserve_hard_share: 1.0 / f64::from(self.time_hard_div),
-            move_share: f64::from(self.time_move_pct) / 100.0,
-            unstable_extend: f64::from(self.time_extend_pct) / 100.0,
-            fall_extend: f64::from(self.time_extend_pct) / 100.0,
-            ..base.clone()
-        }
     }
 }
 
@@ -66,19 +43,23 @@ pub const EVAL_PREFIX: &str = "eval_";
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EngineConfig {
     pub engine: EngineOptions,
+    pub time: TimeSettings,
     pub search: Params,
     pub eval: Weights,
 }
 
 impl EngineConfig {
-    /// Sets any setting by name: an engine option, a search parameter, or
-    /// an evaluation weight as `eval_<name>`.
+    /// Sets any setting by name: an engine option, a time setting, a
+    /// search parameter, or an evaluation weight as `eval_<name>`.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), SettingError> {
         if let Some(w) = name.strip_prefix(EVAL_PREFIX) {
             return self.eval.set_named(w, value).map_err(|e| prefixed(e, name));
         }
         if EngineOptions::index_of(name).is_some() {
             return self.engine.set_named(name, value);
+        }
+        if TimeSettings::index_of(name).is_some() {
+            return self.time.set_named(name, value);
         }
         self.search.set_named(name, value)
     }
@@ -87,7 +68,11 @@ impl EngineConfig {
     pub fn accepts(name: &str) -> bool {
         match name.strip_prefix(EVAL_PREFIX) {
             Some(w) => Weights::index_of(w).is_some(),
-            None => EngineOptions::index_of(name).is_some() || Params::index_of(name).is_some(),
+            None => {
+                EngineOptions::index_of(name).is_some()
+                    || TimeSettings::index_of(name).is_some()
+                    || Params::index_of(name).is_some()
+            }
         }
     }
 
@@ -107,7 +92,12 @@ impl EngineConfig {
     /// what `aamir params` prints.
     pub fn listing() -> Vec<(&'static str, Vec<[String; 4]>)> {
         vec![
-            ("engine options", listing::<EngineOptions>("")),
+            // The time settings are timeman's table, listed with the
+            // engine options they were before it had one.
+            (
+                "engine options",
+                [listing::<EngineOptions>(""), listing::<TimeSettings>("")].concat(),
+            ),
             ("search parameters", listing::<Params>("")),
             ("evaluation weights", listing::<Weights>(EVAL_PREFIX)),
         ]
@@ -133,17 +123,17 @@ mod tests {
 
     #[test]
     fn time_options_default_to_the_time_managers_own_and_override_it() {
-        let base = TimeParams::default();
-        assert_eq!(EngineOptions::default().time_params(&base), base);
+        let base = crate::timeman::TimeParams::default();
+        assert_eq!(TimeSettings::default().params(), base);
         let mut c = EngineConfig::default();
         c.apply("time_horizon=40,time_hard_div=8").unwrap();
-        let p = c.engine.time_params(&base);
+        let p = c.time.params();
         assert_eq!(p.horizon, 40);
         assert_eq!(p.reserve_hard_share, 1.0 / 8.0);
         assert_eq!(p.move_share, base.move_share);
         assert_eq!(p.unstable_extend, base.unstable_extend);
         c.apply("time_move_pct=60,time_extend_pct=150").unwrap();
-        let p = c.engine.time_params(&base);
+        let p = c.time.params();
         assert_eq!(p.move_share, 0.6);
         assert_eq!((p.unstable_extend, p.fall_extend), (1.5, 1.5));
         assert!(c.set("time_horizon", "0").is_err());
@@ -155,6 +145,7 @@ mod tests {
     fn every_name_is_unique_and_settable_through_the_config() {
         let mut names: Vec<String> = (0..EngineOptions::len())
             .filter_map(EngineOptions::name)
+            .chain((0..TimeSettings::len()).filter_map(TimeSettings::name))
             .chain((0..Params::len()).filter_map(Params::name))
             .chain(
                 (0..Weights::len())

@@ -8,7 +8,9 @@
 //! - [`clock`]: what is known across a game (time control, reserves, time
 //!   used), turned into a turn's plan;
 //! - [`manager`]: what the search asks at each iteration (start another?
-//!   stop now? extend because the best turn changed or its score fell?).
+//!   stop now? extend because the best turn changed or its score fell?);
+//! - [`settings`](mod@settings): the settings a user may change, and the
+//!   one place they become [`TimeParams`].
 //!
 //! Every constant is in [`TimeParams`]. The AEI layer only translates its
 //! options into [`Clock`] inputs; `aamir analyze` asks for a fixed time
@@ -41,11 +43,13 @@ pub mod budget;
 pub mod clock;
 pub mod control;
 pub mod manager;
+pub mod settings;
 
 pub use budget::{Budget, Schedule, TurnInputs, budget, margin, schedule};
 pub use clock::{Clock, TurnPlan};
 pub use control::{TimeControl, TimeControlError};
 pub use manager::TimeManager;
+pub use settings::TimeSettings;
 
 use std::time::Duration;
 
@@ -85,20 +89,8 @@ pub struct TimeParams {
 }
 
 impl Default for TimeParams {
+    /// The constants with every [`TimeSettings`] at its default.
     fn default() -> Self {
-        TimeParams {
-            margin_base: Duration::from_millis(150),
-            margin_share: 0.03,
-            margin_cap: Duration::from_secs(2),
-            move_share: 0.9,
-            horizon: 20,
-            reserve_hard_share: 1.0 / 3.0,
-            stop_grace: Duration::from_millis(20),
-            unstable_extend: 0.6,
-            fall_extend: 0.6,
-            score_drop: 30,
-            next_iteration_share: 0.6,
-            single_move_depth: 8,
-        }
+        TimeSettings::default().params()
     }
 }

@@ -11,7 +11,7 @@ use crate::board::{Game, Phase, Position, pv_notation};
 use crate::outln;
 use crate::search::tt::WIN_BOUND;
 use crate::search::{EngineConfig, Limits, Report, SearchResult, Searcher};
-use crate::timeman::{Schedule, TimeParams};
+use crate::timeman::Schedule;
 use crate::tools::movecount::load_position;
 use crate::tools::out::OutputError;
 use anyhow::{Context, Result, bail};
@@ -76,7 +76,7 @@ pub(crate) fn limits(opts: &AnalyzeOptions, default: Duration) -> Result<Limits>
         hard: sched.hard,
         depth,
         nodes: None,
-        time_params: TimeParams::default(),
+        time_params: opts.config.time.params(),
     })
 }
 

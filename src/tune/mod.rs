@@ -11,11 +11,14 @@
 //! - [`order`]: the fit of the turn-ordering model (`aamir tune-order`).
 //! - [`moves`]: the evaluation weights fitted to the turns winners chose
 //!   (`aamir tune-moves`).
+//! - [`cli`]: the command line of `gen`, `tune`, `tune-order` and
+//!   `tune-moves`.
 //!
 //! The tuner sees the evaluation only through [`Tunable`], implemented here
 //! for [`Evaluator`] on top of the weights' settings table: a weight added
 //! to the table is tuned with no change here.
 
+pub mod cli;
 pub mod data;
 pub mod datagen;
 pub mod fit;

@@ -1,0 +1,390 @@
+//! The command line of the tuners: `gen`, `tune`, `tune-order` and
+//! `tune-moves`, their clap arguments and how each becomes a call into
+//! its module.
+
+use super::{data, datagen, fit, label, moves, order};
+use crate::eval::{Evaluator, Weights};
+use crate::search::EngineOptions;
+use crate::search::order_weights::ORDER_WEIGHTS;
+use crate::search::ordering::N_FEATURES;
+use crate::settings::{Table, flag_check};
+use anyhow::{Context, Result};
+
+/// The weights a fit of the evaluation starts from and may move
+/// (`tune`, `tune-moves`).
+#[derive(clap::Args)]
+pub struct WeightArgs {
+    /// Start from these weights instead of the defaults
+    /// (`NAME=value,...`, names as `aamir params` lists them without
+    /// `eval_`: `tempo=5`): a weight that is 0 by default starts with a
+    /// step of 1, too small to leave 0 on a noisy loss.
+    #[arg(long, default_value = "")]
+    start: String,
+    /// Weights left at their start values: names without `eval_`
+    /// separated by commas, a name ending in `*` standing for every
+    /// weight it begins (`rabbit_rank_*`).
+    #[arg(long, default_value = "")]
+    freeze: String,
+    /// A weight the fit moves stays within plus or minus this. A rarely
+    /// seen term can run far on a loss it barely moves, and the search
+    /// then meets it in positions the data hardly had.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(i32).range(1..=10_000))]
+    bound: i32,
+}
+
+/// The tuners' subcommands.
+#[derive(clap::Subcommand)]
+pub enum TuneCommand {
+    /// Training positions for `aamir tune`: aamir plays itself at a fixed
+    /// depth from varied setups; the same seed and settings give the same
+    /// file.
+    Gen {
+        /// Seed of the setups and the random opening turns.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games to play.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Search depth in steps.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=40))]
+        depth: u32,
+        /// Games still running after this many turns are dropped.
+        #[arg(long, default_value_t = 200)]
+        max_turns: u32,
+        /// Random turns at the start of each game (among the best by a
+        /// static look)...
+        #[arg(long, default_value_t = 4)]
+        random_turns: u32,
+        /// ...chosen among this many.
+        #[arg(long, default_value_t = 6, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+        random_top: usize,
+        /// Transposition table per game thread, MB (16 by default here: one
+        /// table per game played at once); the same limits as the engine's
+        /// `hash` option.
+        #[arg(long, default_value = "16", value_parser = flag_check::<EngineOptions>("hash"))]
+        hash: String,
+        /// Games played at once (one thread each); does not change the file.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// The file to write.
+        #[arg(long)]
+        out: String,
+    },
+    /// Fit the evaluation weights to game results (Texel's method) and
+    /// write them as the Rust table the defaults are built from.
+    Tune {
+        /// Position files from `aamir gen`, archives (`tests/data/*.tsv`)
+        /// or `games.tsv` of `aamir match`.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Positions of the first this many turns of each game are left out.
+        #[arg(long, default_value_t = 8)]
+        skip_turns: u32,
+        /// Percentage of the games held out (by a hash of the game's name).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=90))]
+        test_pct: u64,
+        /// Use this k of sigmoid(k * eval) instead of fitting it.
+        #[arg(long)]
+        k: Option<f64>,
+        /// Passes over all weights at most.
+        #[arg(long, default_value_t = 30)]
+        max_passes: usize,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// Write the fitted weights here as a Rust table.
+        #[arg(long)]
+        out: Option<String>,
+        #[command(flatten)]
+        weights: WeightArgs,
+        /// Label each position with `sigmoid(k * score)` of a search this
+        /// many steps deep (k fitted to the results first) instead of its
+        /// game's result: the static score learns what the search finds
+        /// there (0 = the results).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=16))]
+        label_depth: u32,
+        /// With --label-depth: percent of each label left to the game result.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+        label_result_pct: u32,
+        /// With --label-depth: a file of search scores kept between runs;
+        /// positions it has at this depth are not searched again, and new
+        /// scores are added to it.
+        #[arg(long)]
+        label_cache: Option<String>,
+    },
+    /// Fit the turn-ordering model to the turns winners played (archives
+    /// or `games.tsv` of `aamir match`), report how it ranks the played
+    /// turn on held-out games, and write its weights as a Rust table
+    #[command(name = "tune-order")]
+    TuneOrder {
+        /// Archives (`tests/data/*.tsv`) or `games.tsv` of `aamir match`.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Other legal turns sampled per training position.
+        #[arg(long, default_value_t = 127, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
+        negatives: usize,
+        /// Percentage of the games held out (by a hash of the game's name).
+        #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=90))]
+        test_pct: u64,
+        /// Seed of the sampled turns.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Gradient steps of the fit.
+        #[arg(long, default_value_t = 300)]
+        iterations: usize,
+        /// Held-out positions ranked among all their legal turns, at most.
+        #[arg(long, default_value_t = 400)]
+        rank_positions: usize,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// Start from the static score alone instead of the checked-in
+        /// weights.
+        #[arg(long)]
+        from_static: bool,
+        /// Write the fitted weights here as a Rust table
+        /// (`src/search/order_weights.rs`).
+        #[arg(long)]
+        out: Option<String>,
+    },
+    /// Fit the evaluation weights to the turns winners played (archives
+    /// or `games.tsv` of `aamir match`): the board after the played turn
+    /// against the boards after the turns the weights like best and a
+    /// sample of the rest, in a softmax of the static score; report how the
+    /// played turn ranks on held-out games and write the weights as a Rust
+    /// table.
+    #[command(name = "tune-moves")]
+    TuneMoves {
+        /// Archives (`tests/data/*.tsv`) or `games.tsv` of `aamir match`.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Best-scored other turns each played turn competes with.
+        #[arg(long, default_value_t = 24, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000))]
+        hard: usize,
+        /// Other turns drawn at random besides.
+        #[arg(long, default_value_t = 8, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=10_000))]
+        random: usize,
+        /// Rounds of choosing the competitors with the current weights and
+        /// fitting.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100))]
+        rounds: usize,
+        /// Each position's loss counts up to this many nats (0 = no cap):
+        /// a played turn far behind by the static score (a sacrifice, a
+        /// deep plan) then stops steering the fit.
+        #[arg(long, default_value_t = 0.0)]
+        cap: f64,
+        /// Passes over all weights at most, each round.
+        #[arg(long, default_value_t = 4)]
+        max_passes: usize,
+        /// Positions of the first this many turns of each game are left out.
+        #[arg(long, default_value_t = 2)]
+        skip_turns: u32,
+        /// Percentage of the games held out (by a hash of the game's name).
+        #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=90))]
+        test_pct: u64,
+        /// Seed of the sampled turns.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Use this k of the softmax instead of fitting it.
+        #[arg(long)]
+        k: Option<f64>,
+        /// Held-out positions ranked among all their legal turns, at most.
+        #[arg(long, default_value_t = 400)]
+        rank_positions: usize,
+        #[command(flatten)]
+        weights: WeightArgs,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// Write the fitted weights here as a Rust table.
+        #[arg(long)]
+        out: Option<String>,
+    },
+}
+
+/// Runs a tuner's subcommand.
+pub fn run(command: TuneCommand) -> Result<()> {
+    match command {
+        TuneCommand::Gen {
+            seed,
+            games,
+            depth,
+            max_turns,
+            random_turns,
+            random_top,
+            hash,
+            threads,
+            out,
+        } => {
+            let opts = datagen::GenOptions {
+                seed,
+                games,
+                depth,
+                max_turns,
+                random_turns,
+                random_top,
+                // Checked by the `hash` setting's own parser above.
+                hash_mb: hash.trim().parse()?,
+            };
+            datagen::run(&opts, threads, &out)
+        }
+        TuneCommand::Tune {
+            files,
+            skip_turns,
+            test_pct,
+            k,
+            max_passes,
+            threads,
+            out,
+            weights,
+            label_depth,
+            label_result_pct,
+            label_cache,
+        } => {
+            let w = weights.start(k)?;
+            let sel = data::Selection {
+                skip_turns,
+                test_pct,
+                threads,
+            };
+            // Checked before the data, which takes a while to read.
+            let frozen = weights.frozen()?;
+            let data = data::load(&files, &sel)?;
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let opts = fit::TuneOptions {
+                fit: fit::FitOptions {
+                    max_passes,
+                    threads,
+                    bound: weights.bound,
+                    frozen,
+                },
+                k,
+                out,
+                command: format!("aamir {}", args.join(" ")),
+                label: (label_depth > 0).then_some(label::LabelOptions {
+                    depth: label_depth,
+                    result_pct: label_result_pct,
+                    hash_mb: 4,
+                    cache: label_cache,
+                }),
+            };
+            let start = Evaluator { w };
+            fit::run(start, &data, &files, &opts).map(|_| ())
+        }
+        TuneCommand::TuneOrder {
+            files,
+            negatives,
+            test_pct,
+            seed,
+            iterations,
+            rank_positions,
+            threads,
+            from_static,
+            out,
+        } => {
+            let start = if from_static {
+                let mut w = [0f32; N_FEATURES];
+                w[0] = 1.0;
+                w
+            } else {
+                ORDER_WEIGHTS
+            };
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let opts = order::OrderOptions {
+                negatives,
+                test_pct,
+                seed,
+                threads,
+                iterations,
+                rank_positions,
+                out,
+                command: format!("aamir {}", args.join(" ")),
+            };
+            order::run(&files, start, &opts).map(|_| ())
+        }
+        TuneCommand::TuneMoves {
+            files,
+            hard,
+            random,
+            rounds,
+            cap,
+            max_passes,
+            skip_turns,
+            test_pct,
+            seed,
+            k,
+            rank_positions,
+            weights,
+            threads,
+            out,
+        } => {
+            let w = weights.start(k)?;
+            anyhow::ensure!(
+                cap.is_finite() && cap >= 0.0,
+                "--cap {cap}: give a number of nats, 0 or more"
+            );
+            let frozen = weights.frozen()?;
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let opts = moves::MoveOptions {
+                fit: fit::FitOptions {
+                    max_passes,
+                    threads,
+                    bound: weights.bound,
+                    frozen,
+                },
+                hard,
+                random,
+                rounds,
+                cap,
+                skip_turns,
+                test_pct,
+                seed,
+                k,
+                rank_positions,
+                out,
+                command: format!("aamir {}", args.join(" ")),
+            };
+            let start = Evaluator { w };
+            moves::run(start, &files, &opts).map(|_| ())
+        }
+    }
+}
+
+impl WeightArgs {
+    /// The weights a fit starts from (`--start name=value,...` over the
+    /// defaults), after checking `--k` when one is given.
+    fn start(&self, k: Option<f64>) -> Result<Weights> {
+        let mut w = Weights::default();
+        crate::settings::apply(&self.start, |n, v| Table::set_named(&mut w, n, v))
+            .with_context(|| format!("--start {}", self.start))?;
+        if let Some(k) = k {
+            anyhow::ensure!(k.is_finite() && k > 0.0, "--k {k}: give a number above 0");
+        }
+        Ok(w)
+    }
+
+    /// The flat indices of the weights `--freeze` names (`a,b,prefix*`).
+    fn frozen(&self) -> Result<Vec<usize>> {
+        let names: Vec<String> = (0..Weights::len()).filter_map(Weights::name).collect();
+        let mut out = Vec::new();
+        for part in self
+            .freeze
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let hits: Vec<usize> = match part.strip_suffix('*') {
+                Some(prefix) => (0..names.len())
+                    .filter(|&i| names[i].starts_with(prefix))
+                    .collect(),
+                None => (0..names.len()).filter(|&i| names[i] == part).collect(),
+            };
+            anyhow::ensure!(
+                !hits.is_empty(),
+                "--freeze: no weight `{part}` (`aamir params` lists them as `eval_NAME`; give NAME)"
+            );
+            out.extend(hits);
+        }
+        Ok(out)
+    }
+}
