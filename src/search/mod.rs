@@ -44,6 +44,14 @@ pub struct Limits {
     pub time_params: TimeParams,
 }
 
+impl Limits {
+    /// The time manager of a search that started at `start`: the one
+    /// place these limits become a [`TimeManager`].
+    pub fn time_manager(&self, start: Instant) -> TimeManager {
+        TimeManager::new(start, self.soft, self.hard, &self.time_params)
+    }
+}
+
 /// Progress, sent after each finished iteration and while one runs.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -196,8 +204,7 @@ impl Searcher {
         // evaluation: a stop or the hard deadline ends it, and the turns
         // scored so far stand (an overrun search must give its searcher
         // back quickly, or the session's next `go` waits for it).
-        let hard =
-            TimeManager::new(start, limits.soft, limits.hard, &limits.time_params).hard_deadline();
+        let hard = limits.time_manager(start).hard_deadline();
         let mut moves: Vec<RootMove> = Vec::with_capacity(turns.len());
         for (i, turn) in turns.into_iter().enumerate() {
             if i % ROOT_POLL == ROOT_POLL - 1
@@ -289,8 +296,7 @@ impl Searcher {
                 params,
                 game.history(),
                 stop,
-                TimeManager::new(start, limits.soft, limits.hard, &limits.time_params)
-                    .hard_deadline(),
+                limits.time_manager(start).hard_deadline(),
                 limits.nodes,
             );
             w.shared_nodes = Some(&total_nodes);
@@ -375,7 +381,7 @@ fn iterate(
     let mut done_depth = 0u32;
     let mut last_progress = Instant::now();
     let mut depth = first_depth.min(max_depth);
-    let mut time = TimeManager::new(start, limits.soft, limits.hard, &limits.time_params);
+    let mut time = limits.time_manager(start);
     let mut soft_stop = false;
     loop {
         // Aspiration: a window around the last score, widened to the full

@@ -216,8 +216,8 @@ pub enum ToolCommand {
 pub struct SuiteArgs {
     #[command(subcommand)]
     make: Option<SuiteCommand>,
-    /// The suite file (tab-separated; see `src/tools/suite.rs` or the
-    /// README for the columns and the grading).
+    /// The suite file (tab-separated; see `docs/tactics-suite.md` for the
+    /// columns and the grading).
     #[arg(required = true)]
     file: Option<String>,
     /// Seconds per position (default 1 when no depth is given).
@@ -404,7 +404,7 @@ fn print_params() -> Result<()> {
         outln!()?;
     }
     outln!("Set with AEI `setoption name NAME value V` or `--params NAME=V,...`;")?;
-    outln!("AEI also takes `seed` and the standard time options (see the README).")?;
+    outln!("AEI also takes `seed` and the standard time options (see docs/protocol.md).")?;
     Ok(())
 }
 
