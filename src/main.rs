@@ -1,8 +1,8 @@
 //! The `aamir` binary: argument parsing only; the work is in the library.
 //! With no arguments (or `aei`) it runs an AEI session on stdin/stdout.
 
+use aamir::out::{self, WriteFailure};
 use aamir::search::{EngineConfig, EngineOptions, MAX_DEPTH};
-use aamir::tools::out::{self, WriteFailure};
 use aamir::{aei, outln, tools};
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};

@@ -8,12 +8,12 @@
 use crate::board::notation::long_diagram;
 use crate::board::record::{parse_archive, parse_movelist};
 use crate::board::{Game, Phase, Position, pv_notation};
+use crate::out::OutputError;
 use crate::outln;
 use crate::search::tt::WIN_BOUND;
 use crate::search::{EngineConfig, Limits, Report, SearchResult, Searcher};
 use crate::timeman::{Schedule, TimeParams};
 use crate::tools::movecount::load_position;
-use crate::tools::out::OutputError;
 use anyhow::{Context, Result, bail};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

@@ -227,7 +227,7 @@ const KNOWLEDGE_TERMS: &[(&str, &[&str])] = &[
 /// in a search.
 fn eval_positions(per_start: usize) -> Result<Vec<crate::board::Position>> {
     use crate::board::stepgen::{ActionList, generate_actions};
-    use crate::tune::SplitMix;
+    use crate::rng::SplitMix;
     let mut out = Vec::new();
     for (i, text) in POSITIONS.iter().enumerate() {
         let start = parse_side_and_board(text)?;

@@ -7,7 +7,6 @@ pub mod capture;
 pub mod evalcmd;
 pub mod goal;
 pub mod movecount;
-pub mod out;
 pub mod replay;
 #[cfg(any(test, feature = "dev"))]
 pub mod studies;

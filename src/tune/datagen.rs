@@ -14,10 +14,10 @@
 //! move (1 won, 0 lost), turn number from 0 (the first turn after the
 //! setups), and the position as `g [board]`.
 
-use super::SplitMix;
 use crate::board::notation::{board_string, format_setup};
 use crate::board::{Color, Game, Kind, Phase, Piece, Position, Square};
 use crate::eval::Evaluator;
+use crate::rng::SplitMix;
 use crate::search::setup::Layout;
 use crate::search::{EngineConfig, Limits, Searcher};
 use anyhow::{Context, Result, bail};

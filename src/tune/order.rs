@@ -8,10 +8,11 @@
 //! weights the fit started from and the fitted ones.
 
 use super::data::{game_labels, held_out, par_map};
-use super::{SplitMix, fnv1a};
+use super::fnv1a;
 use crate::board::record::parse_archive;
 use crate::board::{Bitboard, Game, Phase, Position, Turn};
 use crate::eval::Evaluator;
+use crate::rng::SplitMix;
 use crate::search::ordering::{
     FEATURE_NAMES, Features, N_FEATURES, features, footprint, score_with,
 };
