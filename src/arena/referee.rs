@@ -25,7 +25,7 @@
 //! the completion of a turn wins; otherwise silver wins").
 
 use super::process::{EngineProcess, Failure, Fault, FaultKind};
-use super::result::{FaultRecord, GameRecord, MoveRecord, Side, Termination};
+use super::result::{FaultRecord, MatchGame, MoveRecord, Side, Termination};
 use super::spec::EngineSpec;
 use crate::board::{Color, Game, Phase};
 use crate::timeman::TimeControl;
@@ -492,7 +492,7 @@ pub fn play_game(
     rules: &Rules,
     slots: [&mut Option<EngineProcess>; 2],
     abort: &AtomicBool,
-) -> Option<GameRecord> {
+) -> Option<MatchGame> {
     let [gold_slot, silver_slot] = slots;
     let mut r = Referee {
         task,
@@ -547,7 +547,7 @@ pub fn play_game(
     } else {
         format!("{};{}", rules.tcs[0], rules.tcs[1])
     };
-    let record = GameRecord {
+    let record = MatchGame {
         id: task.id,
         round: task.round,
         pairing: task.pairing,

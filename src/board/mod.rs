@@ -1,5 +1,5 @@
 //! The rules of Arimaa: squares and pieces, positions, steps, pushes and
-//! pulls, turns (typed: [`Turn`]), the end of the game, notation and game records.
+//! pulls, turns and setups (typed: [`Turn`], [`Setup`]), the end of the game, notation and game records.
 
 pub mod bitboard;
 pub mod error;
@@ -8,6 +8,7 @@ pub mod legality;
 pub mod notation;
 pub mod position;
 pub mod record;
+pub mod setup;
 pub mod stepgen;
 pub mod turn;
 pub mod turngen;
@@ -16,8 +17,9 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use error::{IllegalReason, MoveError, NotationError};
-pub use game::{Game, Phase, Played};
+pub use game::{Game, Move, Phase, Played};
 pub use position::{Capture, EndReason, Outcome, Position, STEPS_PER_TURN};
+pub use setup::Setup;
 pub use stepgen::{Action, ActionKind, ActionList, Step, Undo};
 pub use turn::{Turn, TurnActions, pv_notation};
 pub use turngen::TurnCount;

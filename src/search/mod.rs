@@ -446,9 +446,8 @@ fn order_root_by_model(root: &Position, game: &Game, moves: &mut Vec<RootMove>, 
     let last = game
         .record()
         .last()
-        .map_or(crate::board::Bitboard::EMPTY, |p| {
-            ordering::footprint(&p.notation)
-        });
+        .and_then(|p| p.mv.turn())
+        .map_or(crate::board::Bitboard::EMPTY, Turn::squares);
     let model: Vec<f32> = moves
         .iter()
         .map(|m| {
