@@ -6,8 +6,10 @@
 //! plays which game. The games differ by their setups (half from the sound
 //! family the engine plays, half with the officers shuffled over the front
 //! rank and now and then a rabbit brought forward) and by a random choice
-//! among the statically best turns for the first few turns. Games that reach
-//! the turn cap are left out: their result would be a guess.
+//! among the statically best turns for the first few turns. The games go
+//! through the rules' [`Judge`], as `aamir match`'s referee plays its
+//! games. Games that reach the turn cap are left out: their result would
+//! be a guess (the match referee decides them by score instead).
 //!
 //! The file: `#` comment lines (the settings first), then one line per
 //! position at the start of a turn: game number, result for the side to
@@ -16,7 +18,7 @@
 
 use crate::board::notation::board_string;
 use crate::board::record::GameRecord;
-use crate::board::{Color, Game, Kind, Phase, Setup};
+use crate::board::{Color, Game, Judge, Kind, Phase, Setup};
 use crate::eval::Evaluator;
 use crate::rng::SplitMix;
 use crate::search::setup::Layout;
@@ -125,10 +127,14 @@ pub fn random_setup(rng: &mut SplitMix, color: Color) -> Setup {
 /// not depend on the ones the thread played before).
 pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Result<GameRecord> {
     let mut rng = SplitMix::new(opts.seed, id as u64);
-    let mut game = Game::new();
+    // The game goes through the rules' judge, as `aamir match`'s referee
+    // plays its games; a game capped by its turns is dropped here rather
+    // than decided by score.
+    let mut judge = Judge::new();
     for color in [Color::Gold, Color::Silver] {
         let setup = random_setup(&mut rng, color).notation();
-        game.play(&setup)
+        judge
+            .play(&setup)
             .with_context(|| format!("game {id}: generated setup {setup}"))?;
     }
     searcher.new_game();
@@ -139,9 +145,10 @@ pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Resul
     };
     let eval = Evaluator::default();
     let mut turn = 0u32;
-    while game.outcome().is_none() {
+    while judge.game().outcome().is_none() {
+        let game = judge.game();
         if turn >= opts.max_turns {
-            return Ok(record(&game));
+            return Ok(record(game));
         }
         debug_assert_eq!(game.phase(), Phase::Play);
         let pos = game.position().clone();
@@ -160,16 +167,17 @@ pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Resul
             let pick = scored[rng.below(opts.random_top.min(scored.len()))].1;
             turns.swap_remove(pick)
         } else {
-            let Some(r) = searcher.search(&game, &limits, &stop, &mut |_| {}) else {
+            let Some(r) = searcher.search(game, &limits, &stop, &mut |_| {}) else {
                 bail!("game {id}: no move at {}", game.label());
             };
             r.best
         };
-        game.play_turn(&chosen)
+        judge
+            .play_turn(&chosen)
             .with_context(|| format!("game {id}: the engine played an illegal {chosen:?}"))?;
         turn += 1;
     }
-    Ok(record(&game))
+    Ok(record(judge.game()))
 }
 
 /// The record of a generated game: its moves, and its winner in the
