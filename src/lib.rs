@@ -18,8 +18,10 @@
 //! each other. There are no import cycles between folders. Small helpers
 //! sit at the bottom beside `board`: `settings` (the tables the layers
 //! above declare their options in), `timeman` (time controls and the time
-//! policy, used by the search and the front ends) and `lineio` (for the
-//! front ends).
+//! policy, used by the search and the front ends), and for the front ends
+//! `lineio`, `out` (checked printing) and `rng` (a reproducible random
+//! stream). What two front ends share goes down there, so that they never
+//! import each other.
 //!
 //! # Modules
 //!
@@ -43,6 +45,8 @@
 //! - [`tune`]: fitting the evaluation weights to game results (`aamir gen`,
 //!   `aamir tune`); a front end beside `tools`.
 //! - [`lineio`]: reading lines of bounded length from a peer.
+//! - [`mod@out`]: checked writes to standard output ([`outln!`]).
+//! - [`rng`]: SplitMix64, a seeded generator fixed by this code alone.
 //!
 //! # Features
 //!
@@ -55,6 +59,8 @@ pub mod arena;
 pub mod board;
 pub mod eval;
 pub mod lineio;
+pub mod out;
+pub mod rng;
 pub mod search;
 pub mod settings;
 pub mod tactics;

@@ -3,7 +3,7 @@
 //! this file joins them into one and reports errors. With no arguments (or
 //! `aei`) it runs an AEI session on stdin/stdout.
 
-use aamir::tools::out::{self, WriteFailure};
+use aamir::out::{self, WriteFailure};
 use aamir::{aei, arena, tools, tune};
 use anyhow::Result;
 use clap::{Parser, Subcommand};

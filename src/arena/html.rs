@@ -16,11 +16,10 @@
 //! comparison `q0.pairs`, `q0.first_only`, `q0.second_only`, `q0.elo`,
 //! `q0.z`, `q0.llr`) so tests and scripts can read them back.
 
-use super::result::{GameRecord, Side, Termination};
+use super::result::{MatchGame, Side, Termination};
 use super::stats::PairCounts;
 use super::stats::{estimate, fmt_elo};
 use super::summary::{EngineNote, Summary, pair_outcomes};
-use crate::board::Game;
 use crate::board::notation::board_string;
 use crate::timeman::TimeControl;
 use std::fmt::Write as _;
@@ -469,15 +468,11 @@ fn termination_colour(t: Termination) -> &'static str {
 /// The final position of a game as an 8x8 diagram: rank 8 at the top,
 /// gold pieces upper case on gold, silver lower case on grey, the four
 /// trap squares marked.
-fn board_svg(g: &GameRecord) -> String {
-    let mut game = Game::new();
-    let mut replayed = true;
-    for m in &g.moves {
-        if game.play(&m.text).is_err() {
-            replayed = false;
-            break;
-        }
-    }
+fn board_svg(g: &MatchGame) -> String {
+    let record = g.record();
+    let mut walk = record.positions();
+    let replayed = walk.by_ref().all(|m| m.is_ok());
+    let game = walk.game();
     let cells: Vec<char> = board_string(game.position())
         .trim_matches(['[', ']'])
         .chars()
@@ -560,7 +555,7 @@ fn board_svg(g: &GameRecord) -> String {
 
 /// Time used by each move and the time the clock allowed for it (move
 /// time plus the reserve before the move, capped by the turn time).
-fn time_svg(g: &GameRecord) -> Option<String> {
+fn time_svg(g: &MatchGame) -> Option<String> {
     let tcs: Vec<TimeControl> = g
         .timecontrol
         .split(';')
@@ -690,7 +685,7 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
             p.gold_wins,
             p.games
         );
-        let mut games: Vec<&GameRecord> = s.games.iter().filter(|g| g.pairing == pi).collect();
+        let mut games: Vec<&MatchGame> = s.games.iter().filter(|g| g.pairing == pi).collect();
         games.sort_by_key(|g| g.id);
         if games.is_empty() {
             continue;
@@ -765,7 +760,7 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
 
     if !s.games.is_empty() {
         h.push_str("<h2>Game lengths</h2>\n");
-        let mut games: Vec<&GameRecord> = s.games.iter().collect();
+        let mut games: Vec<&MatchGame> = s.games.iter().collect();
         games.sort_by_key(|g| g.id);
         let mut c = Chart::new("turns per game (colour: how it ended)", "game", "turns");
         c.width = (games.len() as f64 * 14.0 + 120.0).clamp(560.0, 1150.0);
@@ -850,7 +845,7 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
     h.push_str("</table>\n");
 
     h.push_str("<h2>Games</h2>\n<p class=\"muted\">The final position of each game (traps marked with a cross; gold upper case, silver lower case) and the time each move used against the time its clock allowed. Every game's record is in <a href=\"games.tsv\">games.tsv</a> (arimaa.com archive format, by id) and <a href=\"games.pgn\">games.pgn</a>; forfeits are explained in <a href=\"failures.txt\">failures.txt</a>.</p>\n<div class=\"games\">\n");
-    let mut games: Vec<&GameRecord> = s.games.iter().collect();
+    let mut games: Vec<&MatchGame> = s.games.iter().collect();
     games.sort_by_key(|g| g.id);
     for g in games {
         let winner_colour = match g.winner {
@@ -928,7 +923,7 @@ mod tests {
             used: Some(0.5),
             reserve: Some(1.0),
         };
-        let g = GameRecord {
+        let g = MatchGame {
             id: 3,
             round: 0,
             pairing: 0,

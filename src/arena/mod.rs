@@ -20,6 +20,6 @@ pub mod spec;
 pub mod stats;
 pub mod summary;
 
-pub use result::{GameRecord, Side, Termination};
+pub use result::{MatchGame, Side, Termination};
 pub use runner::{RunOptions, run};
 pub use summary::{MatchConfig, Summary};

@@ -3,7 +3,7 @@
 //! roundrobin writes (`games.pgn`), the failure reports (`failures.txt`),
 //! the summary (`summary.json`) and the report to look at (`report.html`).
 
-use super::result::GameRecord;
+use super::result::MatchGame;
 use super::summary::Summary;
 use anyhow::{Context, Result};
 use std::fs::{File, OpenOptions};
@@ -21,7 +21,7 @@ fn cell(s: &str) -> String {
 /// The archive's movelist: labelled moves joined by a literal `\n`, ending
 /// with the label of the side that was to move when the game stopped (as
 /// arimaa.com writes it).
-pub fn movelist(g: &GameRecord) -> String {
+pub fn movelist(g: &MatchGame) -> String {
     let mut parts: Vec<String> = g
         .moves
         .iter()
@@ -33,7 +33,7 @@ pub fn movelist(g: &GameRecord) -> String {
 
 /// The archive's plycount: the number of the last move played (`31s`
 /// is 31), which is also the game's length in turns.
-pub(super) fn plycount(g: &GameRecord) -> u32 {
+pub(super) fn plycount(g: &MatchGame) -> u32 {
     g.moves
         .last()
         .and_then(|m| {
@@ -46,7 +46,7 @@ pub(super) fn plycount(g: &GameRecord) -> u32 {
 }
 
 /// The events column: the clock after each move and how the game ended.
-fn events(g: &GameRecord) -> String {
+fn events(g: &MatchGame) -> String {
     let mut ev = vec![format!(
         "{} game {} started: gold {}, silver {}, timecontrol {}",
         g.start_unix, g.id, g.gold, g.silver, g.timecontrol
@@ -77,7 +77,7 @@ fn events(g: &GameRecord) -> String {
 }
 
 /// One archive row. `player_id` gives an engine's number in the match.
-pub fn archive_row(g: &GameRecord, player_id: impl Fn(&str) -> usize, event: &str) -> String {
+pub fn archive_row(g: &MatchGame, player_id: impl Fn(&str) -> usize, event: &str) -> String {
     let cols: Vec<String> = vec![
         g.id.to_string(),
         player_id(&g.gold).to_string(),
@@ -115,7 +115,7 @@ pub fn archive_row(g: &GameRecord, player_id: impl Fn(&str) -> usize, event: &st
 /// One game as AEI's roundrobin writes it to its PGN file (tags White,
 /// Black, TimeControl, PlyCount, ResultCode, Result; the moves one per
 /// line, the refused move included as roundrobin does; the result).
-pub fn pgn_entry(g: &GameRecord) -> String {
+pub fn pgn_entry(g: &MatchGame) -> String {
     let result = match g.winner {
         super::result::Side::Gold => "1-0",
         super::result::Side::Silver => "0-1",
@@ -139,7 +139,7 @@ pub fn pgn_entry(g: &GameRecord) -> String {
 
 /// The failure report of a game lost on time, by an illegal move or a
 /// fault; `None` for other games.
-pub fn failure_entry(g: &GameRecord) -> Option<String> {
+pub fn failure_entry(g: &MatchGame) -> Option<String> {
     let f = g.fault.as_ref()?;
     let mut s = format!(
         "== game {} ({} gold vs {} silver): {} ({}) lost by {}\n{}\n",
@@ -191,7 +191,7 @@ impl Appender {
         })
     }
 
-    pub fn add(&mut self, g: &GameRecord) -> Result<()> {
+    pub fn add(&mut self, g: &MatchGame) -> Result<()> {
         let engines = &self.engines;
         let id = |n: &str| engines.iter().position(|e| e == n).map_or(0, |i| i + 1);
         writeln!(self.tsv, "{}", archive_row(g, id, &self.event))?;
@@ -215,7 +215,7 @@ pub fn write_all(dir: &Path, summary: &Summary) -> Result<()> {
         .map(|e| e.name.clone())
         .collect();
     let mut app = Appender::create(dir, names, summary.config.event.clone())?;
-    let mut games: Vec<&GameRecord> = summary.games.iter().collect();
+    let mut games: Vec<&MatchGame> = summary.games.iter().collect();
     games.sort_by_key(|g| g.id);
     for g in games {
         app.add(g)?;
@@ -248,14 +248,14 @@ mod tests {
     use crate::arena::result::{MoveRecord, Side, Termination};
     use crate::board::record::{parse_archive, replay};
 
-    fn record() -> GameRecord {
+    fn record() -> MatchGame {
         let mv = |label: &str, text: &str| MoveRecord {
             label: label.into(),
             text: text.into(),
             used: Some(0.25),
             reserve: Some(1.0),
         };
-        GameRecord {
+        MatchGame {
             id: 7,
             round: 0,
             pairing: 0,

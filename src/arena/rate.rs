@@ -14,7 +14,7 @@
 //! an opponent at the anchor's rating) keeps it finite, and the table marks
 //! it as a bound rather than a measurement.
 
-use super::result::GameRecord;
+use super::result::MatchGame;
 use std::collections::BTreeMap;
 
 const K: f64 = std::f64::consts::LN_10 / 400.0;
@@ -216,7 +216,7 @@ fn invert(m: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
 }
 
 /// The results of a match's games, winner first.
-pub fn results(games: &[GameRecord]) -> Vec<(String, String)> {
+pub fn results(games: &[MatchGame]) -> Vec<(String, String)> {
     games
         .iter()
         .map(|g| (g.winner_name().to_string(), g.loser_name().to_string()))

@@ -22,12 +22,13 @@
 //!
 //! Turn limit and game total: the arimaa.com match rule decides ("the
 //! player who currently has or most recently had more pieces left after
-//! the completion of a turn wins; otherwise silver wins").
+//! the completion of a turn wins; otherwise silver wins"), as the rules'
+//! [`Judge`] keeps it.
 
 use super::process::{EngineProcess, Failure, Fault, FaultKind};
-use super::result::{FaultRecord, GameRecord, MoveRecord, Side, Termination};
+use super::result::{FaultRecord, MatchGame, MoveRecord, Side, Termination};
 use super::spec::EngineSpec;
-use crate::board::{Color, Game, Phase};
+use crate::board::{Judge, Phase};
 use crate::timeman::TimeControl;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -141,10 +142,9 @@ struct Referee<'a> {
     task: &'a Task<'a>,
     rules: &'a Rules,
     procs: [Option<EngineProcess>; 2],
-    game: Game,
+    /// The game under the rules (the same judge `aamir gen` plays through).
+    judge: Judge,
     moves: Vec<MoveRecord>,
-    /// Pieces of gold and silver after each completed turn.
-    piece_counts: Vec<(u32, u32)>,
     start_unix: u64,
     started: Instant,
 }
@@ -221,21 +221,10 @@ impl<'a> Referee<'a> {
         }
     }
 
-    /// The arimaa.com scoring rule: the side that has, or most recently
-    /// had, more pieces after a completed turn; otherwise silver.
+    /// The game decided by the arimaa.com scoring rule.
     fn by_score(&self, why: String) -> End {
-        let winner =
-            self.piece_counts
-                .iter()
-                .rev()
-                .find(|(g, s)| g != s)
-                .map_or(
-                    Side::Silver,
-                    |(g, s)| {
-                        if g > s { Side::Gold } else { Side::Silver }
-                    },
-                );
-        let (g, s) = self.piece_counts.last().copied().unwrap_or((0, 0));
+        let v = self.judge.by_score();
+        let (winner, g, s) = (Side::from(v.winner), v.gold, v.silver);
         End {
             winner,
             termination: Termination::Score,
@@ -246,14 +235,6 @@ impl<'a> Referee<'a> {
             attempted: None,
             fault: None,
         }
-    }
-
-    fn record_counts(&mut self) {
-        let pos = self.game.position();
-        self.piece_counts.push((
-            pos.occupied_by(Color::Gold).count(),
-            pos.occupied_by(Color::Silver).count(),
-        ));
     }
 
     /// Options and `newgame` for both, then the opening.
@@ -289,9 +270,9 @@ impl<'a> Referee<'a> {
                 .map_err(|f| (side, f))?;
         }
         for text in self.task.opening {
-            let label = self.game.label();
+            let label = self.judge.game().label();
             // The openings were checked when the file was read.
-            let played = self.game.play(text).map_err(|e| {
+            let played = self.judge.play(text).map_err(|e| {
                 (
                     Side::Gold,
                     Fault::new(FaultKind::Protocol, format!("opening move {label}: {e}")).into(),
@@ -303,9 +284,6 @@ impl<'a> Referee<'a> {
                 used: None,
                 reserve: None,
             });
-            if self.game.phase() == Phase::Play {
-                self.record_counts();
-            }
             for side in [Side::Gold, Side::Silver] {
                 let p = self.procs[side.index()].as_mut().expect("engine started");
                 p.send(&format!("makemove {}", played.notation))
@@ -320,7 +298,8 @@ impl<'a> Referee<'a> {
         let mut reserves = [self.rules.tcs[0].reserve, self.rules.tcs[1].reserve];
         let game_start = Instant::now();
         loop {
-            if let Some(o) = self.game.outcome() {
+            let game = self.judge.game();
+            if let Some(o) = game.outcome() {
                 return Some(End {
                     winner: o.winner.into(),
                     termination: o.reason.into(),
@@ -329,14 +308,14 @@ impl<'a> Referee<'a> {
                     fault: None,
                 });
             }
-            let playing = self.game.phase() == Phase::Play;
+            let playing = game.phase() == Phase::Play;
             if let Some(limit) = self.effective_turn_limit()
                 && playing
-                && self.game.move_number() > limit
+                && game.move_number() > limit
             {
                 return Some(self.by_score(format!("turn limit {limit} reached")));
             }
-            let side = Side::from(self.game.side());
+            let side = Side::from(game.side());
             let tc = self.rules.tcs[side.index()];
             let elapsed = game_start.elapsed();
             if !tc.total.is_zero() && elapsed >= tc.total {
@@ -353,7 +332,7 @@ impl<'a> Referee<'a> {
             .unwrap_or(Duration::MAX);
             let total_binds = full < own;
             let whole = whole_seconds(&tc);
-            let label = self.game.label();
+            let label = game.label();
             let ready = self.rules.ready_timeout;
             let p = self.procs[side.index()].as_mut().expect("engine started");
             // `isready` before each turn (off the clock) is a sync point: a
@@ -438,8 +417,8 @@ impl<'a> Referee<'a> {
                     fault: None,
                 });
             }
-            let was_setup = matches!(self.game.phase(), Phase::Setup(_));
-            let played = match self.game.play(&text) {
+            let was_setup = matches!(self.judge.game().phase(), Phase::Setup(_));
+            let played = match self.judge.play(&text) {
                 Ok(p) => p,
                 Err(e) => {
                     let f = Fault::new(FaultKind::Illegal, format!("{label} `{text}`: {e}"));
@@ -455,10 +434,7 @@ impl<'a> Referee<'a> {
                 used: Some(used.as_secs_f64()),
                 reserve: Some(reserves[side.index()].as_secs_f64()),
             });
-            if self.game.phase() == Phase::Play {
-                self.record_counts();
-            }
-            if self.game.outcome().is_none() {
+            if self.judge.game().outcome().is_none() {
                 for s in [side, side.other()] {
                     let p = self.procs[s.index()].as_mut().expect("engine started");
                     if let Err(f) = p.send(&format!("makemove {}", played.notation)) {
@@ -492,15 +468,14 @@ pub fn play_game(
     rules: &Rules,
     slots: [&mut Option<EngineProcess>; 2],
     abort: &AtomicBool,
-) -> Option<GameRecord> {
+) -> Option<MatchGame> {
     let [gold_slot, silver_slot] = slots;
     let mut r = Referee {
         task,
         rules,
         procs: [gold_slot.take(), silver_slot.take()],
-        game: Game::new(),
+        judge: Judge::new(),
         moves: Vec::new(),
-        piece_counts: Vec::new(),
         start_unix: unix_now(),
         started: Instant::now(),
     };
@@ -547,7 +522,7 @@ pub fn play_game(
     } else {
         format!("{};{}", rules.tcs[0], rules.tcs[1])
     };
-    let record = GameRecord {
+    let record = MatchGame {
         id: task.id,
         round: task.round,
         pairing: task.pairing,
@@ -558,7 +533,7 @@ pub fn play_game(
         termination: end.termination,
         detail: end.detail,
         moves: std::mem::take(&mut r.moves),
-        final_label: r.game.label(),
+        final_label: r.judge.game().label(),
         attempted: end.attempted,
         timecontrol: tc_text,
         start_unix: r.start_unix,

@@ -3,6 +3,7 @@
 //! is the unit the summary stores and the records are written from.
 
 use super::process::FaultKind;
+use crate::board::record::GameRecord;
 use crate::board::{Color, EndReason};
 use serde::{Deserialize, Serialize};
 
@@ -154,9 +155,11 @@ pub struct FaultRecord {
     pub exchange: Vec<String>,
 }
 
-/// A finished game.
+/// A finished game of a match, with what the match reports need beside
+/// its moves (engines, clocks, the fault); [`MatchGame::record`] gives the
+/// game as a [`GameRecord`] for the readers of records.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameRecord {
+pub struct MatchGame {
     /// Position in the full schedule, from 1; unique across shards.
     pub id: u32,
     /// Round within the pairing, from 0; even rounds give the pairing's
@@ -186,7 +189,26 @@ pub struct GameRecord {
     pub fault: Option<FaultRecord>,
 }
 
-impl GameRecord {
+impl MatchGame {
+    /// The game as a record: its moves, and the archive's `id`, `result`
+    /// and `termination` columns.
+    pub fn record(&self) -> GameRecord {
+        let mut r = GameRecord::from_moves(
+            self.moves
+                .iter()
+                .map(|m| (m.label.clone(), m.text.clone()))
+                .collect(),
+        );
+        for (k, v) in [
+            ("id", self.id.to_string()),
+            ("result", self.winner.archive_letter().to_string()),
+            ("termination", self.termination.letter().to_string()),
+        ] {
+            r.fields.insert(k.to_string(), v);
+        }
+        r
+    }
+
     pub fn winner_name(&self) -> &str {
         match self.winner {
             Side::Gold => &self.gold,

@@ -11,7 +11,7 @@
 use super::output::{Appender, write_all, write_summary};
 use super::process::{EngineProcess, Failure};
 use super::referee::{Rules, Task, play_game, start_engine};
-use super::result::GameRecord;
+use super::result::MatchGame;
 use super::schedule::{Mode, Scheduled, Shard, schedule};
 use super::stats::{SprtDecision, estimate, fmt_elo};
 use super::summary::{
@@ -101,7 +101,7 @@ pub fn engine_tcs(config: &MatchConfig) -> Result<Vec<TimeControl>> {
 }
 
 enum Msg {
-    Done(Box<GameRecord>),
+    Done(Box<MatchGame>),
     Aborted,
 }
 
@@ -113,7 +113,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn draw(&mut self, line: &str, finished_game: Option<&GameRecord>) {
+    fn draw(&mut self, line: &str, finished_game: Option<&MatchGame>) {
         let mut err = std::io::stderr().lock();
         if self.tty {
             // A line longer than the terminal would wrap and break the
@@ -283,7 +283,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
     let abort = Arc::new(AtomicBool::new(false));
     let mut notes = preflight(config, ready, &interrupted)?;
     let mut appender = Appender::create(&opts.out, names.clone(), config.event.clone())?;
-    let mut done: Vec<GameRecord> = Vec::new();
+    let mut done: Vec<MatchGame> = Vec::new();
     let mut aborted = 0u32;
     let mut wins = vec![(0u32, 0u32); pairs.len()];
     let mut earlier_seconds = 0.0;
@@ -529,7 +529,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
 /// Adds a finished game to its pairing's wins (first engine, second).
 fn count_win(
     wins: &mut [(u32, u32)],
-    g: &GameRecord,
+    g: &MatchGame,
     config: &MatchConfig,
     pairs: &[(usize, usize)],
 ) {
@@ -548,7 +548,7 @@ fn snapshot(
     pairs: &[(usize, usize)],
     status: Status,
     scheduled: u32,
-    done: &[GameRecord],
+    done: &[MatchGame],
     aborted: u32,
     wall_seconds: f64,
     notes: &[EngineNote],

@@ -3,7 +3,7 @@
 //! are the source of truth; the figures are recomputed from them, which is
 //! what makes `aamir match merge` exact.
 
-use super::result::{GameRecord, Side, Termination};
+use super::result::{MatchGame, Side, Termination};
 use super::schedule::{Mode, Shard, pairings};
 use super::spec::EngineSpec;
 use super::stats::{PairCounts, Sprt, SprtState, estimate, fmt_elo};
@@ -214,7 +214,7 @@ pub struct Summary {
     /// and the options they complained about (absent in older summaries).
     #[serde(default)]
     pub notes: Vec<EngineNote>,
-    pub games: Vec<GameRecord>,
+    pub games: Vec<MatchGame>,
 }
 
 /// Two candidates compared through the references on the games they
@@ -257,7 +257,7 @@ pub struct PairedSummary {
 /// whether each won its game. A round counts once both games are played.
 pub fn pair_outcomes(
     config: &MatchConfig,
-    games: &[GameRecord],
+    games: &[MatchGame],
     r: usize,
     i: usize,
     j: usize,
@@ -283,7 +283,7 @@ pub fn pair_outcomes(
 /// The paired comparisons of a gauntlet's candidates: for each pair of
 /// candidates, one row per reference and, with several references, one
 /// for all of them together (the SPRT, if any, is on that last row).
-pub fn paired_figures(config: &MatchConfig, games: &[GameRecord]) -> Vec<PairedSummary> {
+pub fn paired_figures(config: &MatchConfig, games: &[MatchGame]) -> Vec<PairedSummary> {
     let cands = config.candidates();
     let name = |i: usize| config.engines[i].name.as_str();
     let mut out = Vec::new();
@@ -360,7 +360,7 @@ fn finite(x: f64) -> Option<f64> {
 pub fn pairing_summary(
     first: &str,
     second: &str,
-    games: &[&GameRecord],
+    games: &[&MatchGame],
     sprt: Option<Sprt>,
 ) -> PairingSummary {
     let mut s = PairingSummary {
@@ -413,7 +413,7 @@ pub fn pairing_summary(
 pub fn figures(
     config: &MatchConfig,
     pairs: &[(usize, usize)],
-    games: &[GameRecord],
+    games: &[MatchGame],
 ) -> (Vec<PairingSummary>, Vec<EngineSummary>) {
     let sprt = if pairs.len() == 1 && !config.sprt_is_paired() {
         config.sprt
@@ -424,7 +424,7 @@ pub fn figures(
         .iter()
         .enumerate()
         .map(|(i, &(a, b))| {
-            let gs: Vec<&GameRecord> = games.iter().filter(|g| g.pairing == i).collect();
+            let gs: Vec<&MatchGame> = games.iter().filter(|g| g.pairing == i).collect();
             pairing_summary(&config.engines[a].name, &config.engines[b].name, &gs, sprt)
         })
         .collect();
@@ -694,8 +694,8 @@ mod tests {
     use super::*;
     use crate::arena::result::MoveRecord;
 
-    fn game(gold: &str, silver: &str, moves: &[(&str, &str, Option<f64>)]) -> GameRecord {
-        GameRecord {
+    fn game(gold: &str, silver: &str, moves: &[(&str, &str, Option<f64>)]) -> MatchGame {
+        MatchGame {
             id: 1,
             round: 0,
             pairing: 0,
@@ -786,7 +786,7 @@ mod tests {
             // A round only one candidate has played is not a pair.
             (1, 2, 2, true),
         ];
-        let games: Vec<GameRecord> = results
+        let games: Vec<MatchGame> = results
             .iter()
             .map(|&(r, c, round, won)| {
                 let (rn, cn) = (

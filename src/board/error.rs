@@ -100,6 +100,10 @@ pub enum IllegalReason {
     PlacementDuringPlay,
     #[error("the game is over")]
     GameOver,
+    #[error(
+        "the rules accept this turn but the turn generator does not make it (a bug: please report it)"
+    )]
+    NotGenerated,
 }
 
 /// An illegal move, with where in the move it went wrong.

@@ -8,8 +8,9 @@
 
 use super::error::{IllegalReason, MoveError};
 use super::legality::{CheckedTurn, check_move, check_setup, check_steps};
-use super::notation::{format_setup, parse_move};
+use super::notation::parse_move;
 use super::position::{Outcome, Position};
+use super::setup::Setup;
 use super::turn::Turn;
 use super::turngen::{History, generate_turns, has_turn};
 use super::types::Color;
@@ -23,6 +24,23 @@ pub enum Phase {
     Play,
 }
 
+/// A move in its typed form: a setup, or a turn of steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Move {
+    Setup(Setup),
+    Turn(Turn),
+}
+
+impl Move {
+    /// The turn, unless this is a setup.
+    pub fn turn(&self) -> Option<&Turn> {
+        match self {
+            Move::Turn(t) => Some(t),
+            Move::Setup(_) => None,
+        }
+    }
+}
+
 /// A move the game accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Played {
@@ -30,6 +48,9 @@ pub struct Played {
     pub label: String,
     /// Canonical notation: capture tokens included, setups sorted by square.
     pub notation: String,
+    /// The move as the rules read it, so that no reader parses the
+    /// notation again.
+    pub mv: Move,
 }
 
 /// A game and its history. Equality compares everything, so tests can
@@ -168,9 +189,11 @@ impl Game {
             Phase::Setup(color) => {
                 let (next, placed) = check_setup(&self.pos, color, &parsed, self.allow_handicap)?;
                 self.pos = next;
+                let setup = Setup::new(color, placed);
                 let played = Played {
                     label,
-                    notation: format_setup(&placed),
+                    notation: setup.notation(),
+                    mv: Move::Setup(setup),
                 };
                 if color == Color::Gold {
                     self.phase = Phase::Setup(Color::Silver);
@@ -215,6 +238,10 @@ impl Game {
         if self.occurrences(turn.end.hash()) >= 2 {
             return Err(MoveError::Whole(IllegalReason::ThirdRepetition));
         }
+        // The checker and the generator agree on every turn (the legality
+        // tests hold them to it); a disagreement is refused, not played.
+        let typed = Turn::from_steps(&self.pos, &turn.steps)
+            .ok_or(MoveError::Whole(IllegalReason::NotGenerated))?;
         let label = self.label();
         let mover = self.pos.side();
         self.pos = turn.end;
@@ -225,6 +252,7 @@ impl Game {
         let played = Played {
             label,
             notation: turn.notation,
+            mv: Move::Turn(typed),
         };
         self.record.push(played.clone());
         self.outcome = self.compute_outcome();

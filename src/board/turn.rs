@@ -8,6 +8,7 @@
 //! meaningful from the position it was made for:
 //! [`Game::play_turn`](super::Game::play_turn) checks it against the rules.
 
+use super::bitboard::Bitboard;
 use super::error::MoveError;
 use super::notation::format_steps;
 use super::position::{Position, STEPS_PER_TURN};
@@ -96,9 +97,59 @@ impl Turn {
         })
     }
 
+    /// The turn that plays exactly `steps` from `pos` (a turn the rules
+    /// checker accepted, read from notation), written as the generator's
+    /// actions; `None` when no sequence of generated actions plays them.
+    /// Steps that read as either a pull or a single step and a push give
+    /// the first reading in generation order, so one list of steps always
+    /// gives one turn.
+    pub fn from_steps(pos: &Position, steps: &[Step]) -> Option<Turn> {
+        fn cover(p: &Position, steps: &[Step], out: &mut TurnActions) -> bool {
+            if steps.is_empty() {
+                return true;
+            }
+            let mut list = ActionList::new();
+            generate_actions(p, &mut list);
+            for &a in list.as_slice() {
+                let n = a.cost() as usize;
+                if n > steps.len() || !a.steps().eq(steps[..n].iter().copied()) {
+                    continue;
+                }
+                let mut next = p.clone();
+                next.apply_action(a);
+                let before = *out;
+                if out.push(a).is_some() && cover(&next, &steps[n..], out) {
+                    return true;
+                }
+                *out = before;
+            }
+            false
+        }
+        let mut actions = TurnActions::default();
+        if !cover(pos, steps, &mut actions) {
+            return None;
+        }
+        let mut p = pos.clone();
+        for &a in &actions {
+            p.apply_action(a);
+        }
+        Some(Turn {
+            actions,
+            hash: p.hash() ^ zobrist::SIDE,
+        })
+    }
+
     /// The turn as single steps, in playing order.
     pub fn steps(&self) -> Vec<Step> {
         self.actions.iter().flat_map(|a| a.steps()).collect()
+    }
+
+    /// Every square a step of the turn leaves or enters (captures add
+    /// none: a captured piece leaves from a square a step entered).
+    pub fn squares(&self) -> Bitboard {
+        self.actions
+            .iter()
+            .fold(Bitboard::EMPTY, |b, a| b | a.squares())
     }
 
     /// Plays the turn on `pos` (which it was generated for) and passes.
@@ -124,4 +175,56 @@ impl Turn {
 pub fn pv_notation(start: &Position, pv: &[Turn]) -> Result<String, MoveError> {
     let steps: Vec<Vec<Step>> = pv.iter().map(Turn::steps).collect();
     super::notation::format_pv(start, &steps)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_side_and_board;
+    use crate::board::{Game, Square};
+
+    /// Gold to move: an elephant on e2, a silver dog on d7 next to the
+    /// empty trap c6, a rabbit in a corner each.
+    fn game() -> Game {
+        let rows = [
+            "r       ", "   d    ", "        ", "        ", "        ", "        ", "    E   ",
+            "R       ",
+        ];
+        Game::from_position(
+            parse_side_and_board(&format!("g [{}]", rows.concat())).unwrap(),
+            2,
+        )
+    }
+
+    fn squares(names: &[&str]) -> Bitboard {
+        names.iter().fold(Bitboard::EMPTY, |b, s| {
+            b | Bitboard::from_square(Square::parse(s).unwrap())
+        })
+    }
+
+    #[test]
+    fn from_steps_gives_the_turn_the_game_plays() {
+        let g = game();
+        for t in g.legal_turns().iter().step_by(13) {
+            let u = Turn::from_steps(g.position(), &t.steps()).expect("a generated turn");
+            assert_eq!(u.steps(), t.steps());
+            assert_eq!(u.hash, t.hash);
+        }
+        let stray = [Step::new(
+            Square::parse("d4").unwrap(),
+            Square::parse("d5").unwrap(),
+        )];
+        assert_eq!(Turn::from_steps(g.position(), &stray), None);
+    }
+
+    #[test]
+    fn squares_are_the_steps_ends_and_skip_captures() {
+        let mut g = game();
+        g.play("Ee2n Ee3n Ee4n Ee5n").unwrap();
+        // Silver's dog steps onto the trap c6 and is lost there.
+        let played = g.play("dd7w dc7s dc6x").unwrap();
+        let t = played.mv.turn().expect("a turn");
+        assert_eq!(t.squares(), squares(&["d7", "c7", "c6"]));
+        assert_eq!(t.squares().count(), 3);
+    }
 }

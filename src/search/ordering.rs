@@ -55,26 +55,6 @@ pub const FEATURE_NAMES: [&str; N_FEATURES] = [
 /// resulting position, which is the one the search plays.
 pub type Features = [f32; N_FEATURES];
 
-/// Squares a move's notation names (where its pieces came from and went),
-/// for the "near the last enemy move" features. Tokens it cannot read are
-/// skipped: the features are heuristics, not rules.
-pub fn footprint(notation: &str) -> Bitboard {
-    let mut b = Bitboard::EMPTY;
-    for tok in notation.split_whitespace() {
-        let (Some(sq), Some(d)) = (
-            tok.get(1..3).and_then(Square::parse),
-            tok.chars().nth(3).and_then(crate::board::Dir::from_char),
-        ) else {
-            continue;
-        };
-        b |= Bitboard::from_square(sq);
-        if let Some(to) = sq.step(d) {
-            b |= Bitboard::from_square(to);
-        }
-    }
-    b
-}
-
 /// Manhattan distance between two squares.
 fn manhattan(a: Square, b: Square) -> i32 {
     (a.file() as i32 - b.file() as i32).abs() + (a.rank() as i32 - b.rank() as i32).abs()
@@ -220,7 +200,8 @@ pub(super) fn mark_reducible(root: &Position, game: &Game, moves: &mut [RootMove
     let last = game
         .record()
         .last()
-        .map_or(Bitboard::EMPTY, |p| footprint(&p.notation));
+        .and_then(|p| p.mv.turn())
+        .map_or(Bitboard::EMPTY, Turn::squares);
     let model: Vec<f32> = moves
         .iter()
         .map(|m| {
@@ -291,10 +272,15 @@ mod tests {
     #[test]
     fn nearness_to_the_last_enemy_move() {
         let g = game_after(&[SETUP_G, SETUP_S]);
-        let last = footprint("Ee2n");
+        // The squares of the last move `Ee2n`, then of `Hh2n`.
+        let on = |a: &str, b: &str| {
+            Bitboard::from_square(Square::parse(a).unwrap())
+                | Bitboard::from_square(Square::parse(b).unwrap())
+        };
+        let last = on("e2", "e3");
         let near = feats(&g, "Ee2n Ee3n Re1n Re2n", last);
         assert_eq!((near[16], near[17], near[18]), (1.0, 0.0, 0.0));
-        let far = feats(&g, "Ha2n Ha3n Ha4n Ha5n", footprint("Hh2n"));
+        let far = feats(&g, "Ha2n Ha3n Ha4n Ha5n", on("h2", "h3"));
         assert_eq!((far[16], far[17], far[18]), (0.0, 0.0, 0.0));
     }
 
@@ -321,16 +307,6 @@ mod tests {
         // Stepping next to the cat leaves it for a push next turn.
         assert!(quiet[4] == 0.0 && take[3] == 0.0);
     }
-    #[test]
-    fn footprint_reads_squares_and_skips_captures() {
-        let b = footprint("Ee2n Ee3n rd7s rd6x");
-        for s in ["e2", "e3", "e4", "d7", "d6"] {
-            assert!(b.contains(Square::parse(s).unwrap()), "{s}");
-        }
-        assert_eq!(b.count(), 5);
-        assert_eq!(footprint("junk x1 Ez9n").count(), 0);
-    }
-
     #[test]
     fn the_model_marks_the_bottom_share_reducible() {
         let game = crate::search::tests::after_setups();

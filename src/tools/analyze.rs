@@ -6,14 +6,14 @@
 //! to each move played and listing the moves that lost the most.
 
 use crate::board::notation::long_diagram;
-use crate::board::record::{parse_archive, parse_movelist};
+use crate::board::record::{ReplayError, Replayer, parse_archive, parse_movelist};
 use crate::board::{Game, Phase, Position, pv_notation};
+use crate::out::OutputError;
 use crate::outln;
 use crate::search::tt::WIN_BOUND;
 use crate::search::{EngineConfig, Limits, Report, SearchResult, Searcher};
 use crate::timeman::Schedule;
 use crate::tools::movecount::load_position;
-use crate::tools::out::OutputError;
 use anyhow::{Context, Result, bail};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -172,25 +172,37 @@ fn normal_label(label: &str) -> String {
 /// them; the game keeps its history, so repetitions count as in the game.
 pub(crate) fn play_until(moves: &[(String, String)], stop: Option<&str>) -> Result<Game> {
     let stop = stop.map(normal_label);
-    let mut game = Game::new();
-    for (label, text) in moves {
-        if stop.as_deref() == Some(game.label().as_str()) {
-            return Ok(game);
+    let mut walk = walk(moves);
+    while stop.as_deref() != Some(walk.game().label().as_str()) {
+        match walk.next() {
+            Some(m) => {
+                m.map_err(refused)?;
+            }
+            // The move after the last one recorded: the position the
+            // record ends on.
+            None => match stop {
+                Some(s) => bail!(
+                    "the game has no move {s}: its moves run from 1g to {}",
+                    moves
+                        .last()
+                        .map_or("1g".to_string(), |(l, _)| normal_label(l))
+                ),
+                None => break,
+            },
         }
-        game.play(text)
-            .with_context(|| format!("move {label} `{text}`"))?;
     }
-    match stop {
-        // The move after the last one recorded: the position the record
-        // ends on.
-        Some(s) if s != game.label() => bail!(
-            "the game has no move {s}: its moves run from 1g to {}",
-            moves
-                .last()
-                .map_or("1g".to_string(), |(l, _)| normal_label(l))
-        ),
-        _ => Ok(game),
-    }
+    Ok(walk.into_game())
+}
+
+/// The walk through `moves`, each checked by the rules.
+fn walk(moves: &[(String, String)]) -> Replayer<impl Iterator<Item = (&str, &str)>> {
+    Replayer::new(moves.iter().map(|(l, m)| (l.as_str(), m.as_str())))
+}
+
+/// A refused move as the error `analyze` reports: the rules' reason, in
+/// the context of the move.
+fn refused(e: ReplayError) -> anyhow::Error {
+    anyhow::Error::new(e.error).context(format!("move {} `{}`", e.label, e.text))
 }
 
 /// `aamir analyze --game FILE [--id ID] [--move LABEL]`: the position
@@ -280,22 +292,22 @@ pub fn run_all(path: &str, id: Option<&str>, opts: &AnalyzeOptions) -> Result<()
         "score",
         "drop"
     )?;
-    let mut game = Game::new();
+    let mut walk = walk(&moves);
     // The verdict on the position before the next move, searched when the
     // last move's "after" score was needed.
     let mut pending: Option<Verdict> = None;
     let mut lines = Vec::new();
-    for (i, (label, text)) in moves.iter().enumerate() {
-        let before_phase = game.phase();
-        let mover = game.side();
-        let verdict = match (pending.take(), before_phase) {
+    for i in 0.. {
+        let verdict = match (pending.take(), walk.game().phase()) {
             (_, Phase::Setup(_)) => None,
             (Some(v), _) => Some(v),
-            (None, _) => search_one(&mut searcher, &game, &limits),
+            (None, _) => search_one(&mut searcher, walk.game(), &limits),
         };
-        let played = game
-            .play(text)
-            .with_context(|| format!("move {label} `{text}`"))?;
+        let Some(m) = walk.next() else {
+            break;
+        };
+        let m = m.map_err(refused)?;
+        let (mover, played, game) = (m.side(), m.played, walk.game());
         let Some(verdict) = verdict else {
             continue;
         };
@@ -305,7 +317,7 @@ pub fn run_all(path: &str, id: Option<&str>, opts: &AnalyzeOptions) -> Result<()
             Some(o) if o.winner == mover => WIN_BOUND,
             Some(_) => -WIN_BOUND,
             None if game.phase() == Phase::Play => {
-                let next = search_one(&mut searcher, &game, &limits);
+                let next = search_one(&mut searcher, game, &limits);
                 // No move there: the opponent has none, which loses.
                 let s = next.as_ref().map_or(WIN_BOUND, |v| -v.score);
                 if i + 1 < moves.len() {
@@ -344,7 +356,7 @@ pub fn run_all(path: &str, id: Option<&str>, opts: &AnalyzeOptions) -> Result<()
             drop,
         });
     }
-    if let Some(o) = game.outcome() {
+    if let Some(o) = walk.game().outcome() {
         outln!("game over: {}", o.describe())?;
     }
     let mut worst: Vec<&MoveLine> = lines.iter().filter(|l| l.drop >= MISTAKE).collect();

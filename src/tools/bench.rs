@@ -207,7 +207,7 @@ pub fn run_variants(max_depth: u32, positions: usize, node_cap: u64) -> Result<(
 /// in a search.
 fn eval_positions(per_start: usize) -> Result<Vec<crate::board::Position>> {
     use crate::board::stepgen::{ActionList, generate_actions};
-    use crate::tune::SplitMix;
+    use crate::rng::SplitMix;
     let mut out = Vec::new();
     for (i, text) in POSITIONS.iter().enumerate() {
         let start = parse_side_and_board(text)?;

@@ -8,7 +8,6 @@ pub mod cli;
 pub mod evalcmd;
 pub mod goal;
 pub mod movecount;
-pub mod out;
 pub mod replay;
 #[cfg(any(test, feature = "dev"))]
 pub mod studies;

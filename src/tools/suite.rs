@@ -79,7 +79,7 @@
 use crate::board::bitboard::adjacent;
 use crate::board::notation::{board_string, parse_side_and_board};
 use crate::board::record::parse_archive;
-use crate::board::{Bitboard, Color, Game, Kind, Phase, Position, Turn};
+use crate::board::{Bitboard, Color, Game, Kind, Position, Turn};
 use crate::outln;
 use crate::search::{Limits, Searcher};
 use crate::tactics::capture::capture_threats;
@@ -325,7 +325,8 @@ pub fn grade_move(pos: &Position, text: &str) -> Result<Graded> {
     })
 }
 
-/// [`grade_move`] for a typed turn (the search's).
+/// [`grade_move`] for a typed turn (the search's, or a record's as
+/// replayed).
 pub fn grade_turn(pos: &Position, turn: &Turn) -> Result<Graded> {
     let mut game = Game::from_position(pos.clone(), 1);
     let played = game
@@ -969,31 +970,34 @@ fn collect_candidates(
                 continue;
             }
             lost += 1;
-            let mut game = Game::new();
-            for (k, (label, mv)) in g.moves.iter().enumerate() {
-                let before = game.clone();
-                if game.play(mv).is_err() {
-                    eprintln!(
-                        "  {file} game {}: move {label} `{mv}` refused, game skipped from here",
-                        g.id()
-                    );
-                    break;
-                }
-                if before.phase() != Phase::Play || before.side() != loser {
+            for (k, m) in g.positions().enumerate() {
+                let m = match m {
+                    Ok(m) => m,
+                    Err(e) => {
+                        eprintln!(
+                            "  {file} game {}: move {} `{}` refused, game skipped from here",
+                            g.id(),
+                            e.label,
+                            e.text
+                        );
+                        break;
+                    }
+                };
+                let Some(turn) = m.turn().filter(|_| m.side() == loser) else {
                     continue;
-                }
-                let pos = before.position().clone();
+                };
+                let pos = m.before.clone();
                 looked += 1;
                 if position_problem(&pos).is_some() || !seen.insert(position_key(&pos)) {
                     continue;
                 }
-                let Ok(played) = grade_move(&pos, mv) else {
+                let Ok(played) = grade_turn(&pos, turn) else {
                     continue;
                 };
                 if worth_a_deep_look(&pos, &played) {
                     cands.push(Candidate {
                         pos,
-                        label: before.label(),
+                        label: m.played.label.clone(),
                         file: file.clone(),
                         game: g.id().to_string(),
                         order: (games_read, k),

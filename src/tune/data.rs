@@ -7,7 +7,7 @@
 use super::{fnv1a, is_quiet};
 use crate::board::notation::parse_side_and_board;
 use crate::board::record::parse_archive;
-use crate::board::{Game, Phase, Position};
+use crate::board::{Phase, Position};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
 
@@ -153,24 +153,34 @@ fn read_archive(name: &str, text: &str) -> Result<Vec<Raw>> {
         let Some(winner) = g.winner() else {
             continue;
         };
-        let mut game = Game::new();
-        let mut turn = 0u32;
-        for (_, mv) in &g.moves {
-            if game.outcome().is_some() {
-                break;
-            }
-            if game.phase() == Phase::Play {
-                let pos = game.position().clone();
-                let result = if pos.side() == winner { 1.0 } else { 0.0 };
-                out.push(Raw {
-                    game: format!("{name}:{}", g.id()),
-                    turn,
-                    sample: Sample { pos, result },
-                });
-                turn += 1;
-            }
-            if game.play(mv).is_err() {
-                break;
+        let game = format!("{name}:{}", g.id());
+        let mut sample = |pos: &Position, turn: u32| {
+            let result = if pos.side() == winner { 1.0 } else { 0.0 };
+            out.push(Raw {
+                game: game.clone(),
+                turn,
+                sample: Sample {
+                    pos: pos.clone(),
+                    result,
+                },
+            });
+        };
+        let mut moves = g.positions();
+        while let Some(m) = moves.next() {
+            match m {
+                Ok(m) => {
+                    if let Some(turn) = m.turn_index {
+                        sample(&m.before, turn);
+                    }
+                }
+                Err(_) => {
+                    // The position the refused move was played from counts;
+                    // nothing after it does.
+                    let at = moves.game();
+                    if at.phase() == Phase::Play && at.outcome().is_none() {
+                        sample(at.position(), moves.turns());
+                    }
+                }
             }
         }
     }

@@ -6,18 +6,21 @@
 //! plays which game. The games differ by their setups (half from the sound
 //! family the engine plays, half with the officers shuffled over the front
 //! rank and now and then a rabbit brought forward) and by a random choice
-//! among the statically best turns for the first few turns. Games that reach
-//! the turn cap are left out: their result would be a guess.
+//! among the statically best turns for the first few turns. The games go
+//! through the rules' [`Judge`], as `aamir match`'s referee plays its
+//! games. Games that reach the turn cap are left out: their result would
+//! be a guess (the match referee decides them by score instead).
 //!
 //! The file: `#` comment lines (the settings first), then one line per
 //! position at the start of a turn: game number, result for the side to
 //! move (1 won, 0 lost), turn number from 0 (the first turn after the
 //! setups), and the position as `g [board]`.
 
-use super::SplitMix;
-use crate::board::notation::{board_string, format_setup};
-use crate::board::{Color, Game, Kind, Phase, Piece, Position, Square};
+use crate::board::notation::board_string;
+use crate::board::record::GameRecord;
+use crate::board::{Color, Game, Judge, Kind, Phase, Setup};
 use crate::eval::Evaluator;
+use crate::rng::SplitMix;
 use crate::search::setup::Layout;
 use crate::search::{EngineConfig, Limits, Searcher};
 use anyhow::{Context, Result, bail};
@@ -70,44 +73,38 @@ impl GenOptions {
     }
 }
 
-/// One finished game: its positions (turn number, position) and winner.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    pub id: usize,
-    /// `None` when the game hit the turn cap.
-    pub winner: Option<Color>,
-    pub positions: Vec<(u32, Position)>,
-}
-
-impl GameRecord {
-    /// The file lines of this game (none for a dropped game).
-    pub fn lines(&self) -> String {
-        let Some(w) = self.winner else {
-            return String::new();
+/// The file lines of game `id` of a run (none for a game dropped at the
+/// turn cap, which has no result): one per turn played, from the position
+/// before it.
+pub fn lines(id: usize, game: &GameRecord) -> String {
+    let Some(w) = game.winner() else {
+        return String::new();
+    };
+    let mut s = String::new();
+    for m in game.positions().map_while(Result::ok) {
+        let Some(turn) = m.turn_index else {
+            continue;
         };
-        let mut s = String::new();
-        for (turn, pos) in &self.positions {
-            let side = pos.side();
-            s.push_str(&format!(
-                "{}\t{}\t{}\t{} {}\n",
-                self.id,
-                u8::from(side == w),
-                turn,
-                side.to_char(),
-                board_string(pos)
-            ));
-        }
-        s
+        let side = m.before.side();
+        s.push_str(&format!(
+            "{}\t{}\t{}\t{} {}\n",
+            id,
+            u8::from(side == w),
+            turn,
+            side.to_char(),
+            board_string(&m.before)
+        ));
     }
+    s
 }
 
 /// A setup for `color`: a sound layout, or the officers shuffled over the
 /// front rank with sometimes one or two rabbits traded forward for a cat or
 /// dog.
-pub fn random_setup(rng: &mut SplitMix, color: Color) -> String {
+pub fn random_setup(rng: &mut SplitMix, color: Color) -> Setup {
     if rng.below(2) == 0 {
         let all = Layout::all();
-        return format_setup(&all[rng.below(all.len())].placements(color));
+        return Setup::new(color, all[rng.below(all.len())].placements(color));
     }
     use Kind::*;
     let mut front = [Elephant, Camel, Horse, Horse, Dog, Dog, Cat, Cat];
@@ -123,27 +120,21 @@ pub fn random_setup(rng: &mut SplitMix, color: Color) -> String {
             std::mem::swap(&mut front[f], &mut back[b]);
         }
     }
-    let (front_rank, back_rank) = match color {
-        Color::Gold => (1, 0),
-        Color::Silver => (6, 7),
-    };
-    let mut placements = Vec::with_capacity(16);
-    for file in 0..8u8 {
-        let at = |rank| Square::from_coords(file, rank);
-        placements.push((Piece::new(color, front[file as usize]), at(front_rank)));
-        placements.push((Piece::new(color, back[file as usize]), at(back_rank)));
-    }
-    format_setup(&placements)
+    Setup::from_ranks(color, front, back)
 }
 
 /// Plays game `id` of a run with `searcher` (cleared first, so a game does
 /// not depend on the ones the thread played before).
 pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Result<GameRecord> {
     let mut rng = SplitMix::new(opts.seed, id as u64);
-    let mut game = Game::new();
+    // The game goes through the rules' judge, as `aamir match`'s referee
+    // plays its games; a game capped by its turns is dropped here rather
+    // than decided by score.
+    let mut judge = Judge::new();
     for color in [Color::Gold, Color::Silver] {
-        let setup = random_setup(&mut rng, color);
-        game.play(&setup)
+        let setup = random_setup(&mut rng, color).notation();
+        judge
+            .play(&setup)
             .with_context(|| format!("game {id}: generated setup {setup}"))?;
     }
     searcher.new_game();
@@ -153,19 +144,14 @@ pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Resul
         ..Limits::default()
     };
     let eval = Evaluator::default();
-    let mut positions = Vec::new();
     let mut turn = 0u32;
-    while game.outcome().is_none() {
+    while judge.game().outcome().is_none() {
+        let game = judge.game();
         if turn >= opts.max_turns {
-            return Ok(GameRecord {
-                id,
-                winner: None,
-                positions,
-            });
+            return Ok(record(game));
         }
         debug_assert_eq!(game.phase(), Phase::Play);
         let pos = game.position().clone();
-        positions.push((turn, pos.clone()));
         let chosen = if turn < opts.random_turns && opts.random_top > 1 {
             let mut turns = game.legal_turns();
             if turns.is_empty() {
@@ -181,20 +167,33 @@ pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Resul
             let pick = scored[rng.below(opts.random_top.min(scored.len()))].1;
             turns.swap_remove(pick)
         } else {
-            let Some(r) = searcher.search(&game, &limits, &stop, &mut |_| {}) else {
+            let Some(r) = searcher.search(game, &limits, &stop, &mut |_| {}) else {
                 bail!("game {id}: no move at {}", game.label());
             };
             r.best
         };
-        game.play_turn(&chosen)
+        judge
+            .play_turn(&chosen)
             .with_context(|| format!("game {id}: the engine played an illegal {chosen:?}"))?;
         turn += 1;
     }
-    Ok(GameRecord {
-        id,
-        winner: game.outcome().map(|o| o.winner),
-        positions,
-    })
+    Ok(record(judge.game()))
+}
+
+/// The record of a generated game: its moves, and its winner in the
+/// `result` column when the rules ended it.
+fn record(game: &Game) -> GameRecord {
+    let mut r = GameRecord::from_moves(
+        game.record()
+            .iter()
+            .map(|p| (p.label.clone(), p.notation.clone()))
+            .collect(),
+    );
+    if let Some(o) = game.outcome() {
+        r.fields
+            .insert("result".into(), o.winner.to_char().to_string());
+    }
+    r
 }
 
 /// What a run made.
@@ -223,7 +222,7 @@ pub fn generate(
     writeln!(out, "# game\tresult\tturn\tposition")?;
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<GameRecord>>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<GameRecord>)>();
     let mut stats = GenStats::default();
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..threads.max(1) {
@@ -240,7 +239,7 @@ pub fn generate(
                     if r.is_err() {
                         failed.store(true, Ordering::Relaxed);
                     }
-                    if tx.send(r).is_err() {
+                    if tx.send((id, r)).is_err() {
                         return;
                     }
                 }
@@ -250,16 +249,16 @@ pub fn generate(
         // Games finish out of order; each is written once all before it are.
         let mut waiting: BTreeMap<usize, GameRecord> = BTreeMap::new();
         let mut written = 0usize;
-        for r in rx {
-            let g = r?;
-            waiting.insert(g.id, g);
+        for (id, r) in rx {
+            waiting.insert(id, r?);
             while let Some(g) = waiting.remove(&written) {
-                out.write_all(g.lines().as_bytes())?;
+                let text = lines(written, &g);
+                out.write_all(text.as_bytes())?;
                 stats.games += 1;
-                if g.winner.is_none() {
+                if g.winner().is_none() {
                     stats.dropped += 1;
                 } else {
-                    stats.positions += g.positions.len();
+                    stats.positions += text.lines().count();
                 }
                 written += 1;
                 if progress && written.is_multiple_of(100) {
@@ -302,6 +301,7 @@ pub fn run(opts: &GenOptions, threads: usize, path: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Position;
 
     fn tiny(seed: u64) -> GenOptions {
         GenOptions {
@@ -337,7 +337,7 @@ mod tests {
         for _ in 0..200 {
             let mut g = Game::new();
             for c in [Color::Gold, Color::Silver] {
-                let s = random_setup(&mut rng, c);
+                let s = random_setup(&mut rng, c).notation();
                 g.play(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
                 seen.insert(s);
             }
@@ -351,13 +351,19 @@ mod tests {
         let opts = tiny(11);
         let mut s = Searcher::new(&opts.engine());
         let g = play_game(&opts, 0, &mut s).unwrap();
-        assert!(g.winner.is_some(), "game 0 ends within 200 turns");
-        let lines = g.lines();
-        for (line, (_, pos)) in lines.lines().zip(&g.positions) {
+        assert!(g.winner().is_some(), "game 0 ends within 200 turns");
+        let lines = lines(0, &g);
+        let positions: Vec<Position> = g
+            .positions()
+            .map(|m| m.unwrap())
+            .filter(|m| m.turn_index.is_some())
+            .map(|m| m.before)
+            .collect();
+        for (line, pos) in lines.lines().zip(&positions) {
             let cols: Vec<&str> = line.split('\t').collect();
-            let won = pos.side() == g.winner.unwrap();
+            let won = pos.side() == g.winner().unwrap();
             assert_eq!(cols[1], if won { "1" } else { "0" }, "{line}");
         }
-        assert_eq!(lines.lines().count(), g.positions.len());
+        assert_eq!(lines.lines().count(), positions.len());
     }
 }

@@ -25,8 +25,9 @@
 use super::data::{held_out, par_map};
 use super::fit::{FitOptions, local_search};
 use super::order::{Choice, RankStats, rank_among, rank_stats, read_choices, spread};
-use super::{SplitMix, Tunable, fnv1a};
+use super::{Tunable, fnv1a};
 use crate::board::Position;
+use crate::rng::SplitMix;
 use crate::tactics::goal;
 use anyhow::{Context, Result, bail};
 

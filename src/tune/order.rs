@@ -8,13 +8,12 @@
 //! weights the fit started from and the fitted ones.
 
 use super::data::{game_labels, held_out, par_map};
-use super::{SplitMix, fnv1a};
+use super::fnv1a;
 use crate::board::record::parse_archive;
 use crate::board::{Bitboard, Game, Phase, Position, Turn};
 use crate::eval::Evaluator;
-use crate::search::ordering::{
-    FEATURE_NAMES, Features, N_FEATURES, features, footprint, score_with,
-};
+use crate::rng::SplitMix;
+use crate::search::ordering::{FEATURE_NAMES, Features, N_FEATURES, features, score_with};
 use anyhow::{Context, Result, bail};
 use std::fmt::Write as _;
 
@@ -58,26 +57,24 @@ pub fn read_choices(paths: &[String]) -> Result<Vec<Choice>> {
             let Some(winner) = g.winner() else {
                 continue;
             };
-            let mut game = Game::new();
+            let mut moves = g.positions();
             let mut last = Bitboard::EMPTY;
-            for (_, mv) in &g.moves {
-                if game.outcome().is_some() {
+            loop {
+                let before = moves.game().clone();
+                let Some(Ok(m)) = moves.next() else {
                     break;
-                }
-                let before = game.clone();
-                if game.play(mv).is_err() {
-                    break;
-                }
-                if before.phase() == Phase::Play && before.side() == winner {
+                };
+                let squares = m.turn().map_or(Bitboard::EMPTY, Turn::squares);
+                if m.phase == Phase::Play && m.side() == winner {
                     out.push(Choice {
                         game: format!("{name}:{}", g.id()),
-                        pos: before.position().clone(),
-                        played: game.position().hash(),
+                        pos: m.before,
+                        played: moves.game().position().hash(),
                         game_state: before,
                         last,
                     });
                 }
-                last = footprint(mv);
+                last = squares;
             }
         }
     }

@@ -429,21 +429,19 @@ impl<S: SearchBackend> Engine<S> {
             SearchKind::Go => !r.silent,
             SearchKind::Ponder => r.answer_ponder,
         };
-        // Every answer is checked against the rules before it goes out.
+        // Every answer is checked against the rules, once, before it goes
+        // out.
         let answer = f
             .result
-            .map(|res| res.best)
-            .filter(|t| checked_notation(&r.game, t).is_some());
+            .and_then(|res| checked_notation(&r.game, &res.best).map(|mv| (res.best, mv)));
         if owed {
-            let mv = answer
-                .and_then(|t| checked_notation(&r.game, &t))
-                .or_else(|| {
-                    log::warn!("the search gave no legal move; answering with a legal turn");
-                    fallback_turn(&r.game)
-                });
+            let mv = answer.map(|(_, mv)| mv).or_else(|| {
+                log::warn!("the search gave no legal move; answering with a legal turn");
+                fallback_turn(&r.game)
+            });
             self.send_bestmove(mv, &r.game, r.plan.as_ref());
         } else if r.kind == SearchKind::Ponder && !r.silent {
-            self.ponder_answer = answer;
+            self.ponder_answer = answer.map(|(t, _)| t);
         }
     }
 

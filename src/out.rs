@@ -1,9 +1,11 @@
-//! Checked writes to standard output for the command-line tools.
+//! Checked writes to standard output for the front ends (the command-line
+//! tools, `aamir match`, `aamir gen` and the tuners); it sits at the bottom
+//! beside `lineio` so that no front end imports another to print.
 //!
 //! `println!` panics when a write fails, and the binary turns every panic
 //! into an abort: `aamir replay FILE | head -1` died with status 134 once
 //! `head` closed the pipe, and `> /dev/full` did the same. The tools write
-//! through [`outln!`](crate::outln) / [`out!`](crate::out) instead, which
+//! through [`outln!`](crate::outln) / [`out!`](crate::out!) instead, which
 //! return an [`OutputError`] for `?` to carry up to `main`, where
 //! [`WriteFailure`] decides what to say: nothing on a closed pipe (as Unix
 //! tools end), one line for any other failure (a full disk).
@@ -15,15 +17,15 @@ use std::io::{self, Write};
 /// `Result<(), OutputError>`.
 #[macro_export]
 macro_rules! outln {
-    () => { $crate::tools::out::write_line(format_args!("")) };
-    ($($arg:tt)*) => { $crate::tools::out::write_line(format_args!($($arg)*)) };
+    () => { $crate::out::write_line(format_args!("")) };
+    ($($arg:tt)*) => { $crate::out::write_line(format_args!($($arg)*)) };
 }
 
 /// Writes formatted text to stdout (no newline); evaluates to
 /// `Result<(), OutputError>`.
 #[macro_export]
 macro_rules! out {
-    ($($arg:tt)*) => { $crate::tools::out::write(format_args!($($arg)*)) };
+    ($($arg:tt)*) => { $crate::out::write(format_args!($($arg)*)) };
 }
 
 /// `text` then a newline, as one write to the locked stdout.
