@@ -204,7 +204,10 @@ fn eval_prints_the_terms_and_their_total() {
     let game = game_before("3g");
     let score = aamir::eval::Evaluator::default().evaluate(game.position());
     assert!(out.contains("\nmaterial "), "{out}");
-    assert!(out.contains("\nrabbit goal threats "), "{out}");
+    // One line per term of the evaluation's list.
+    for t in aamir::eval::TERMS {
+        assert!(out.contains(&format!("\n{} ", t.name)), "{}: {out}", t.name);
+    }
     assert!(
         out.contains(&format!("total {score} for gold to move (4 steps left)")),
         "{out}"
