@@ -166,3 +166,57 @@ fn tune_moves_reports_rankings_and_writes_every_weight() {
     assert!(!ok);
     assert!(stderr.contains("--cap -1"), "{stderr}");
 }
+
+/// `aamir auc` grades the archive's early positions, writes them for
+/// another evaluator, grades that evaluator's scores beside its own, and
+/// refuses a score file that does not match the positions.
+#[test]
+fn auc_grades_the_early_positions_and_another_evaluators_scores() {
+    let dir = scratch("auc");
+    let posfile = dir.join("pos.txt");
+    let archive = data("games-2026-02.tsv");
+    let (ok, out, err) = aamir(&argv(
+        "auc {} --plies 12 --posfile {}",
+        &[&archive, posfile.to_str().unwrap()],
+    ));
+    assert!(ok, "{err}");
+    let count: usize = out
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count: {out}"));
+    assert_mentions(&out, &["the first 12 plies", "0-9 ", "10-11 ", "all "]);
+    // One entry a position, each a side line and eight ranks.
+    let text = std::fs::read_to_string(&posfile).unwrap();
+    assert_eq!(text.lines().filter(|l| *l == ";").count() + 1, count);
+    assert_eq!(text.lines().count(), count * 10 - 1);
+    // aamir's AUC over all of them lies strictly between blind and
+    // perfect on real games.
+    let all = out.lines().find(|l| l.starts_with("all ")).unwrap();
+    let ours: f64 = all.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(ours > 0.0 && ours < 1.0, "{all}");
+    // An evaluator that scores everything alike is blind: 0.5 in every
+    // band, beside aamir's own column.
+    let flat = dir.join("flat.txt");
+    std::fs::write(&flat, "Final Score: 7\n".repeat(count)).unwrap();
+    let (ok, out, err) = aamir(&argv(
+        "auc {} --plies 12 --scores {}",
+        &[&archive, flat.to_str().unwrap()],
+    ));
+    assert!(ok, "{err}");
+    for band in ["0-9 ", "10-11 ", "all "] {
+        let line = out.lines().find(|l| l.starts_with(band)).unwrap();
+        assert_eq!(line.split_whitespace().nth(3), Some("0.500"), "{line}");
+    }
+    // One score short: refused, naming both counts.
+    std::fs::write(&flat, "7\n".repeat(count - 1)).unwrap();
+    let (ok, _, err) = aamir(&argv(
+        "auc {} --plies 12 --scores {}",
+        &[&archive, flat.to_str().unwrap()],
+    ));
+    assert!(!ok);
+    assert_mentions(
+        &err,
+        &[&format!("{} scores for {count} positions", count - 1)],
+    );
+}

@@ -1,8 +1,8 @@
-//! The command line of the tuners: `gen`, `tune`, `tune-order` and
-//! `tune-moves`, their clap arguments and how each becomes a call into
-//! its module.
+//! The command line of the tuners: `gen`, `tune`, `tune-order`,
+//! `tune-moves` and `auc`, their clap arguments and how each becomes a
+//! call into its module.
 
-use super::{data, datagen, fit, label, moves, order};
+use super::{auc, data, datagen, fit, label, moves, order};
 use crate::eval::{Evaluator, Weights};
 use crate::search::EngineOptions;
 use crate::search::order_weights::ORDER_WEIGHTS;
@@ -200,11 +200,57 @@ pub enum TuneCommand {
         #[arg(long)]
         out: Option<String>,
     },
+    /// How well the static evaluation sees who wins: over the early
+    /// positions of finished games, the area under the ROC curve (AUC) of
+    /// the side to move's score as a prediction that it wins (0.5 blind,
+    /// 1 perfect), by bands of ten plies.
+    Auc {
+        /// Archives (`tests/data/*.tsv`), `games.tsv` of `aamir match` or
+        /// generator files of `aamir gen`.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Grade the positions of the first this many plies (turns of
+        /// either side after the setups).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        plies: u32,
+        /// Weights to change, `NAME=value,...` (names as `aamir params`
+        /// lists them without `eval_`).
+        #[arg(long, default_value = "")]
+        weights: String,
+        /// Write the graded positions to this file, one entry per
+        /// position between `;` lines: the move (`7s`) and the eight ranks
+        /// from 8 to 1 (`.` empty), for another evaluator to score.
+        #[arg(long)]
+        posfile: Option<String>,
+        /// Another evaluator's scores of the same positions for the side
+        /// to move, one a line in the order `--posfile` wrote them (the
+        /// last number on each line counts): graded beside aamir's.
+        #[arg(long)]
+        scores: Option<String>,
+    },
 }
 
 /// Runs a tuner's subcommand.
 pub fn run(command: TuneCommand) -> Result<()> {
     match command {
+        TuneCommand::Auc {
+            files,
+            plies,
+            weights,
+            posfile,
+            scores,
+        } => {
+            let mut w = Weights::default();
+            crate::settings::apply(&weights, |n, v| Table::set_named(&mut w, n, v))
+                .with_context(|| format!("--weights {weights}"))?;
+            let opts = auc::AucOptions {
+                files,
+                plies,
+                posfile,
+                scores,
+            };
+            auc::run(&opts, &Evaluator { w })
+        }
         TuneCommand::Gen {
             seed,
             games,

@@ -100,7 +100,7 @@ pub fn read_file(path: &str) -> Result<Vec<Raw>> {
 }
 
 /// [`read_file`], naming its games `<name>:<game id>`.
-fn read_file_as(path: &str, name: &str) -> Result<Vec<Raw>> {
+pub fn read_file_as(path: &str, name: &str) -> Result<Vec<Raw>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     let first = text
         .lines()

@@ -18,6 +18,7 @@
 //! for [`Evaluator`] on top of the weights' settings table: a weight added
 //! to the table is tuned with no change here.
 
+pub mod auc;
 pub mod cli;
 pub mod data;
 pub mod datagen;
