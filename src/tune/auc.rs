@@ -167,7 +167,8 @@ pub fn run(opts: &AucOptions, eval: &Evaluator) -> Result<()> {
         })
         .collect();
     bands.push(("all".to_string(), (0..raw.len()).collect()));
-    for (name, idx) in &bands {
+    // Bands with no position (past the games' end) are left out.
+    for (name, idx) in bands.iter().filter(|(_, idx)| !idx.is_empty()) {
         let pick = |v: &[(f64, bool)]| idx.iter().map(|&i| v[i]).collect::<Vec<_>>();
         let other = theirs
             .as_ref()

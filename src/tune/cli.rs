@@ -63,6 +63,11 @@ pub enum TuneCommand {
         /// `hash` option.
         #[arg(long, default_value = "16", value_parser = flag_check::<EngineOptions>("hash"))]
         hash: String,
+        /// Positions after random other legal turns written per turn
+        /// played (the opponent to move), for a teacher to label; the
+        /// games stay the same.
+        #[arg(long, default_value_t = 0, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1000))]
+        children: usize,
         /// Games played at once (one thread each); does not change the file.
         #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
         threads: usize,
@@ -259,6 +264,7 @@ pub fn run(command: TuneCommand) -> Result<()> {
             random_turns,
             random_top,
             hash,
+            children,
             threads,
             out,
         } => {
@@ -271,6 +277,7 @@ pub fn run(command: TuneCommand) -> Result<()> {
                 random_top,
                 // Checked by the `hash` setting's own parser above.
                 hash_mb: hash.trim().parse()?,
+                children,
             };
             datagen::run(&opts, threads, &out)
         }

@@ -15,10 +15,18 @@
 //! position at the start of a turn: game number, result for the side to
 //! move (1 won, 0 lost), turn number from 0 (the first turn after the
 //! setups), and the position as `g [board]`.
+//!
+//! With `children` above 0, each game's lines are followed by that many
+//! more per turn: the position after a random legal turn other than the
+//! one played (the opponent to move, numbered as the turn after), with the
+//! game's result for its side to move. They are positions a search meets
+//! rather than plays into, for a teacher to label: a learned evaluation
+//! must score both. They come from a random stream of their own, so the
+//! games themselves do not change.
 
 use crate::board::notation::board_string;
 use crate::board::record::GameRecord;
-use crate::board::{Color, Game, Judge, Kind, Phase, Setup};
+use crate::board::{Color, Game, Judge, Kind, Phase, Position, Setup, Turn};
 use crate::eval::Evaluator;
 use crate::rng::SplitMix;
 use crate::search::setup::Layout;
@@ -46,6 +54,8 @@ pub struct GenOptions {
     pub random_top: usize,
     /// Transposition table per game, MB.
     pub hash_mb: usize,
+    /// Positions after random other turns written per turn played.
+    pub children: usize,
 }
 
 impl GenOptions {
@@ -60,7 +70,7 @@ impl GenOptions {
 
     /// The settings as the command line that gives them.
     pub fn command(&self) -> String {
-        format!(
+        let mut c = format!(
             "aamir gen --seed {} --games {} --depth {} --max-turns {} --random-turns {} --random-top {} --hash {}",
             self.seed,
             self.games,
@@ -69,33 +79,70 @@ impl GenOptions {
             self.random_turns,
             self.random_top,
             self.hash_mb
-        )
+        );
+        if self.children > 0 {
+            c.push_str(&format!(" --children {}", self.children));
+        }
+        c
     }
+}
+
+/// A position off the game's path: the position after a random legal
+/// turn at turn `turn`, other than the one played.
+#[derive(Clone, Debug)]
+pub struct Child {
+    pub turn: u32,
+    pub pos: Position,
 }
 
 /// The file lines of game `id` of a run (none for a game dropped at the
 /// turn cap, which has no result): one per turn played, from the position
-/// before it.
-pub fn lines(id: usize, game: &GameRecord) -> String {
+/// before it, then one per child.
+pub fn lines(id: usize, game: &GameRecord, children: &[Child]) -> String {
     let Some(w) = game.winner() else {
         return String::new();
     };
     let mut s = String::new();
-    for m in game.positions().map_while(Result::ok) {
-        let Some(turn) = m.turn_index else {
-            continue;
-        };
-        let side = m.before.side();
+    let mut line = |turn: u32, pos: &Position| {
+        let side = pos.side();
         s.push_str(&format!(
             "{}\t{}\t{}\t{} {}\n",
             id,
             u8::from(side == w),
             turn,
             side.to_char(),
-            board_string(&m.before)
+            board_string(pos)
         ));
+    };
+    for m in game.positions().map_while(Result::ok) {
+        if let Some(turn) = m.turn_index {
+            line(turn, &m.before);
+        }
+    }
+    for c in children {
+        line(c.turn + 1, &c.pos);
     }
     s
+}
+
+/// Up to `k` positions after distinct random legal turns of `game` other
+/// than `played`, for the position at turn `turn`.
+fn children_of(game: &Game, played: &Turn, turn: u32, k: usize, rng: &mut SplitMix) -> Vec<Child> {
+    let pos = game.position();
+    let mut turns: Vec<Turn> = game
+        .legal_turns()
+        .into_iter()
+        .filter(|t| t.hash != played.hash)
+        .collect();
+    let mut out = Vec::with_capacity(k.min(turns.len()));
+    while out.len() < k && !turns.is_empty() {
+        let t = turns.swap_remove(rng.below(turns.len()));
+        out.push(Child {
+            turn,
+            pos: t.apply(pos),
+        });
+    }
+    out
 }
 
 /// A setup for `color`: a sound layout, or the officers shuffled over the
@@ -125,8 +172,15 @@ pub fn random_setup(rng: &mut SplitMix, color: Color) -> Setup {
 
 /// Plays game `id` of a run with `searcher` (cleared first, so a game does
 /// not depend on the ones the thread played before).
-pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Result<GameRecord> {
+pub fn play_game(
+    opts: &GenOptions,
+    id: usize,
+    searcher: &mut Searcher,
+) -> Result<(GameRecord, Vec<Child>)> {
     let mut rng = SplitMix::new(opts.seed, id as u64);
+    // The children's own stream: drawing them leaves the game unchanged.
+    let mut child_rng = SplitMix::new(opts.seed ^ CHILD_STREAM, id as u64);
+    let mut children = Vec::new();
     // The game goes through the rules' judge, as `aamir match`'s referee
     // plays its games; a game capped by its turns is dropped here rather
     // than decided by score.
@@ -148,7 +202,7 @@ pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Resul
     while judge.game().outcome().is_none() {
         let game = judge.game();
         if turn >= opts.max_turns {
-            return Ok(record(game));
+            return Ok((record(game), children));
         }
         debug_assert_eq!(game.phase(), Phase::Play);
         let pos = game.position().clone();
@@ -172,13 +226,25 @@ pub fn play_game(opts: &GenOptions, id: usize, searcher: &mut Searcher) -> Resul
             };
             r.best
         };
+        if opts.children > 0 {
+            children.extend(children_of(
+                game,
+                &chosen,
+                turn,
+                opts.children,
+                &mut child_rng,
+            ));
+        }
         judge
             .play_turn(&chosen)
             .with_context(|| format!("game {id}: the engine played an illegal {chosen:?}"))?;
         turn += 1;
     }
-    Ok(record(judge.game()))
+    Ok((record(judge.game()), children))
 }
+
+/// Set apart from the games' streams (any constant would do).
+const CHILD_STREAM: u64 = 0xC41D_C41D_C41D_C41D;
 
 /// The record of a generated game: its moves, and its winner in the
 /// `result` column when the rules ended it.
@@ -222,7 +288,7 @@ pub fn generate(
     writeln!(out, "# game\tresult\tturn\tposition")?;
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Result<GameRecord>)>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<(GameRecord, Vec<Child>)>)>();
     let mut stats = GenStats::default();
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..threads.max(1) {
@@ -247,12 +313,12 @@ pub fn generate(
         }
         drop(tx);
         // Games finish out of order; each is written once all before it are.
-        let mut waiting: BTreeMap<usize, GameRecord> = BTreeMap::new();
+        let mut waiting: BTreeMap<usize, (GameRecord, Vec<Child>)> = BTreeMap::new();
         let mut written = 0usize;
         for (id, r) in rx {
             waiting.insert(id, r?);
-            while let Some(g) = waiting.remove(&written) {
-                let text = lines(written, &g);
+            while let Some((g, children)) = waiting.remove(&written) {
+                let text = lines(written, &g, &children);
                 out.write_all(text.as_bytes())?;
                 stats.games += 1;
                 if g.winner().is_none() {
@@ -301,7 +367,6 @@ pub fn run(opts: &GenOptions, threads: usize, path: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Position;
 
     fn tiny(seed: u64) -> GenOptions {
         GenOptions {
@@ -312,6 +377,7 @@ mod tests {
             random_turns: 4,
             random_top: 4,
             hash_mb: 1,
+            children: 0,
         }
     }
 
@@ -350,9 +416,10 @@ mod tests {
     fn lines_label_the_winner_and_the_loser() {
         let opts = tiny(11);
         let mut s = Searcher::new(&opts.engine());
-        let g = play_game(&opts, 0, &mut s).unwrap();
+        let (g, children) = play_game(&opts, 0, &mut s).unwrap();
+        assert!(children.is_empty());
         assert!(g.winner().is_some(), "game 0 ends within 200 turns");
-        let lines = lines(0, &g);
+        let lines = lines(0, &g, &children);
         let positions: Vec<Position> = g
             .positions()
             .map(|m| m.unwrap())
@@ -365,5 +432,40 @@ mod tests {
             assert_eq!(cols[1], if won { "1" } else { "0" }, "{line}");
         }
         assert_eq!(lines.lines().count(), positions.len());
+    }
+
+    #[test]
+    fn children_add_positions_off_the_path_and_leave_the_games_alone() {
+        let plain = text(&tiny(5), 2);
+        let with = GenOptions {
+            children: 3,
+            ..tiny(5)
+        };
+        let more = text(&with, 2);
+        let body = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(str::to_string)
+                .collect()
+        };
+        let (a, b) = (body(&plain), body(&more));
+        // Every line of the plain file is there, in order, each game's
+        // lines before its children: the games did not change.
+        let played: Vec<&String> = b.iter().filter(|l| a.contains(l)).collect();
+        assert_eq!(played.len(), a.len());
+        // Three children per turn played (every position has more than
+        // three other legal turns here).
+        assert_eq!(b.len(), 4 * a.len());
+        assert!(more.lines().next().unwrap().ends_with("--children 3"));
+        // A child is the opponent to move, numbered as the turn after its
+        // parent, and a legal position.
+        for l in b.iter().filter(|l| !a.contains(l)) {
+            let cols: Vec<&str> = l.split('\t').collect();
+            let pos = crate::board::notation::parse_side_and_board(cols[3]).unwrap();
+            let turn: u32 = cols[2].parse().unwrap();
+            let gold_to_move = turn.is_multiple_of(2);
+            assert_eq!(pos.side() == Color::Gold, gold_to_move, "{l}");
+        }
+        assert_eq!(more, text(&with, 1), "the same file whatever the threads");
     }
 }
