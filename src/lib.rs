@@ -19,9 +19,9 @@
 //! sit at the bottom beside `board`: `settings` (the tables the layers
 //! above declare their options in), `timeman` (time controls and the time
 //! policy, used by the search and the front ends), and for the front ends
-//! `lineio`, `out` (checked printing) and `rng` (a reproducible random
-//! stream). What two front ends share goes down there, so that they never
-//! import each other.
+//! `lineio`, `out` (checked printing), `linalg` (a linear solver) and
+//! `rng` (a reproducible random stream). What two front ends share goes
+//! down there, so that they never import each other.
 //!
 //! # Modules
 //!
@@ -47,6 +47,8 @@
 //! - [`lineio`]: reading lines of bounded length from a peer.
 //! - [`mod@out`]: checked writes to standard output ([`outln!`]).
 //! - [`rng`]: SplitMix64, a seeded generator fixed by this code alone.
+//! - [`linalg`]: a dense linear solver for the fits (match ratings, term
+//!   fits).
 //!
 //! # Features
 //!
@@ -58,6 +60,7 @@ pub mod aei;
 pub mod arena;
 pub mod board;
 pub mod eval;
+pub mod linalg;
 pub mod lineio;
 pub mod out;
 pub mod rng;

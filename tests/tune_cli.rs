@@ -220,3 +220,61 @@ fn auc_grades_the_early_positions_and_another_evaluators_scores() {
         &[&format!("{} scores for {count} positions", count - 1)],
     );
 }
+
+/// `aamir tune-terms` against a teacher that is aamir's own evaluation:
+/// its score with one scale matches the teacher almost exactly on the
+/// held-out games, far better than the constant; a score file of the
+/// wrong length is refused.
+#[test]
+fn tune_terms_grades_the_fits_against_a_teacher() {
+    let dir = scratch("terms");
+    let games = dir.join("gen.tsv");
+    let (ok, _, err) = aamir(&argv(
+        "gen --games 12 --depth 2 --seed 4 --children 2 --out {}",
+        &[games.to_str().unwrap()],
+    ));
+    assert!(ok, "{err}");
+    let eval = aamir::eval::Evaluator::default();
+    let scores: String = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let pos = l.split('\t').nth(3).unwrap();
+            let pos = aamir::board::notation::parse_side_and_board(pos).unwrap();
+            format!("Final Score: {}\n", 3 * eval.evaluate(&pos))
+        })
+        .collect();
+    let teacher = dir.join("teacher.txt");
+    std::fs::write(&teacher, &scores).unwrap();
+    let (ok, out, err) = aamir(&argv(
+        "tune-terms {} --scores {} --test-pct 30",
+        &[games.to_str().unwrap(), teacher.to_str().unwrap()],
+    ));
+    assert!(ok, "{err}");
+    let held_mse = |row: &str| -> f64 {
+        let line = out.lines().find(|l| l.starts_with(row)).unwrap();
+        line.split_whitespace().last().unwrap().parse().unwrap()
+    };
+    let (constant, scaled) = (held_mse("constant"), held_mse("aamir's score"));
+    assert!(scaled < 1e-4, "{out}");
+    assert!(constant > 100.0 * scaled, "{out}");
+    assert!(held_mse("aamir's terms") < constant, "{out}");
+    // Every term gets its weight line.
+    for t in aamir::eval::TERMS {
+        assert!(
+            out.contains(&format!("\n  {} ", t.name)),
+            "{}: {out}",
+            t.name
+        );
+    }
+    // One score short: refused.
+    let short: String = scores.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&teacher, short).unwrap();
+    let (ok, _, err) = aamir(&argv(
+        "tune-terms {} --scores {}",
+        &[games.to_str().unwrap(), teacher.to_str().unwrap()],
+    ));
+    assert!(!ok);
+    assert_mentions(&err, &["scores for"]);
+}

@@ -15,6 +15,7 @@
 //! it as a bound rather than a measurement.
 
 use super::result::MatchGame;
+use crate::linalg::solve;
 use std::collections::BTreeMap;
 
 const K: f64 = std::f64::consts::LN_10 / 400.0;
@@ -170,34 +171,6 @@ fn derivatives(r: &[f64], games: &[(usize, usize)], prior: f64) -> (Vec<f64>, Ve
         h[i][i] -= prior * K * K * p * (1.0 - p);
     }
     (g, h)
-}
-
-/// Solves `m x = b` by Gaussian elimination with partial pivoting.
-fn solve(mut m: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
-    let n = b.len();
-    for c in 0..n {
-        let p = (c..n).max_by(|&x, &y| m[x][c].abs().total_cmp(&m[y][c].abs()))?;
-        if m[p][c].abs() < 1e-300 {
-            return None;
-        }
-        m.swap(c, p);
-        b.swap(c, p);
-        let (top, rest) = m.split_at_mut(c + 1);
-        let pivot = &top[c];
-        for (k, row) in rest.iter_mut().enumerate() {
-            let f = row[c] / pivot[c];
-            for (x, y) in row[c..].iter_mut().zip(&pivot[c..]) {
-                *x -= f * y;
-            }
-            b[c + 1 + k] -= f * b[c];
-        }
-    }
-    let mut x = vec![0.0; n];
-    for c in (0..n).rev() {
-        let s: f64 = (c + 1..n).map(|k| m[c][k] * x[k]).sum();
-        x[c] = (b[c] - s) / m[c][c];
-    }
-    Some(x)
 }
 
 fn invert(m: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {

@@ -2,7 +2,7 @@
 //! `tune-moves` and `auc`, their clap arguments and how each becomes a
 //! call into its module.
 
-use super::{auc, data, datagen, fit, label, moves, order};
+use super::{auc, data, datagen, fit, label, moves, order, terms};
 use crate::eval::{Evaluator, Weights};
 use crate::search::EngineOptions;
 use crate::search::order_weights::ORDER_WEIGHTS;
@@ -205,6 +205,28 @@ pub enum TuneCommand {
         #[arg(long)]
         out: Option<String>,
     },
+    /// How much of a teacher's judgement the evaluation's terms can
+    /// express: the teacher's scores (one per position of FILES, as
+    /// `scripts/nnue_data.sh` makes them) read as winning chances, fitted
+    /// by aamir's score with one scale and by its terms with a weight
+    /// each; the losses on held-out games.
+    #[command(name = "tune-terms")]
+    TuneTerms {
+        /// Generator files or archives, the positions in the order the
+        /// scores follow.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// The teacher's score of each position for the side to move, one
+        /// a line (the last number on each line counts).
+        #[arg(long)]
+        scores: String,
+        /// Percentage of the games held out (by a hash of the game's name).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=90))]
+        test_pct: u64,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+    },
     /// How well the static evaluation sees who wins: over the early
     /// positions of finished games, the area under the ROC curve (AUC) of
     /// the side to move's score as a prediction that it wins (0.5 blind,
@@ -238,6 +260,17 @@ pub enum TuneCommand {
 /// Runs a tuner's subcommand.
 pub fn run(command: TuneCommand) -> Result<()> {
     match command {
+        TuneCommand::TuneTerms {
+            files,
+            scores,
+            test_pct,
+            threads,
+        } => terms::run(&terms::TermsOptions {
+            files,
+            scores,
+            test_pct,
+            threads,
+        }),
         TuneCommand::Auc {
             files,
             plies,

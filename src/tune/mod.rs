@@ -26,6 +26,7 @@ pub mod fit;
 pub mod label;
 pub mod moves;
 pub mod order;
+pub mod terms;
 
 use crate::board::Position;
 use crate::eval::{Evaluator, Weights};
