@@ -32,7 +32,20 @@ if [ ! -s "$OUT/gen.tsv" ]; then
 fi
 # Every position of every game: no game is longer than this many plies.
 "$AAMIR" auc "$OUT/gen.tsv" --plies 1000 --posfile "$OUT/pos.txt" > /dev/null
-"$TEACHER" evalPos "$OUT/pos.txt" | grep 'Final Score' > "$OUT/teacher.txt"
+# The teacher in chunks: Sharp's evalPos holds a whole file in memory and
+# is killed on a million positions.
+CHUNK=${CHUNK:-50000}
+rm -rf "$OUT/chunks" && mkdir -p "$OUT/chunks"
+awk -v n="$CHUNK" -v dir="$OUT/chunks" '
+    BEGIN { k = 0; i = 0; f = sprintf("%s/%06d.txt", dir, k) }
+    $0 == ";" { i++; if (i % n == 0) { close(f); k++; f = sprintf("%s/%06d.txt", dir, k); next } }
+    { print > f }
+' "$OUT/pos.txt"
+: > "$OUT/teacher.txt"
+for c in "$OUT"/chunks/*.txt; do
+    "$TEACHER" evalPos "$c" | grep 'Final Score' >> "$OUT/teacher.txt"
+done
+rm -rf "$OUT/chunks"
 positions=$(grep -vc '^#' "$OUT/gen.tsv")
 labels=$(wc -l < "$OUT/teacher.txt")
 if [ "$positions" != "$labels" ]; then
