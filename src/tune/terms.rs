@@ -93,6 +93,9 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// The teacher's scores are read within plus or minus this.
+const TEACHER_CAP: f64 = 50_000.0;
+
 /// `aamir tune-terms`.
 pub fn run(opts: &TermsOptions) -> Result<()> {
     let mut raw: Vec<Raw> = Vec::new();
@@ -112,6 +115,13 @@ pub fn run(opts: &TermsOptions) -> Result<()> {
                 .with_context(|| format!("{} line {}: no number at its end", opts.scores, n + 1))
         })
         .collect::<Result<_>>()?;
+    // Won and lost positions come as huge numbers (Sharp's are near
+    // -2^31): past this they say no more, and left as they are they swamp
+    // the fit of the teacher's scale.
+    let teacher: Vec<f64> = teacher
+        .into_iter()
+        .map(|t| t.clamp(-TEACHER_CAP, TEACHER_CAP))
+        .collect();
     if teacher.len() != raw.len() {
         bail!(
             "{}: {} scores for {} positions",
