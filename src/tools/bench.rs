@@ -307,22 +307,19 @@ fn without_term(eval: &crate::eval::Evaluator, weights: &[&str]) -> Result<crate
     use crate::settings::Table;
     let mut out = eval.clone();
     for i in 0..Weights::len() {
-        let name = Weights::name(i).expect("index in range");
-        if weights.iter().any(|w| weight_of(&name, w)) {
+        if weights.contains(&line_of(i)) {
             out.w.set(i, 0)?;
         }
     }
     Ok(out)
 }
 
-/// Whether the flat weight `name` (`rabbit_rank_3`) belongs to the weight
-/// `w` of a term (`rabbit_rank`, or a scalar's own name).
-fn weight_of(name: &str, w: &str) -> bool {
-    name == w
-        || name
-            .strip_prefix(w)
-            .and_then(|rest| rest.strip_prefix('_'))
-            .is_some_and(|i| i.parse::<usize>().is_ok())
+/// The name of the table line (`rabbit_rank`, or a scalar's own name)
+/// that flat weight `i` belongs to.
+fn line_of(i: usize) -> &'static str {
+    use crate::eval::Weights;
+    use crate::settings::Table;
+    Weights::spec(i).expect("index in range").name
 }
 
 #[cfg(test)]
@@ -344,12 +341,11 @@ mod tests {
         };
         // Every weight belongs to exactly one term.
         for i in 0..Weights::len() {
-            let name = Weights::name(i).unwrap();
             let owners = TERMS
                 .iter()
-                .filter(|t| t.weights.iter().any(|w| weight_of(&name, w)))
+                .filter(|t| t.weights.contains(&line_of(i)))
                 .count();
-            assert_eq!(owners, 1, "{name}");
+            assert_eq!(owners, 1, "{}", Weights::name(i).unwrap());
         }
         for t in TERMS.iter().filter(|t| !t.weights.is_empty()) {
             // On by default, and off with its weights at 0: its line of

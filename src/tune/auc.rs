@@ -11,7 +11,7 @@
 //! (`--scores`, in the order `--posfile` wrote them) are graded beside
 //! aamir's on the same positions.
 
-use super::data::{Raw, game_labels, read_file_as};
+use super::data::{Raw, read_all};
 use crate::board::Color;
 use crate::board::Position;
 use crate::eval::Evaluator;
@@ -84,8 +84,9 @@ pub fn write_posfile(positions: &[(Position, u32)]) -> String {
     out
 }
 
-/// Reads one score a line (the last number on each non-empty line).
-fn read_scores(path: &str) -> Result<Vec<f64>> {
+/// Reads one score a line (the last number on each non-empty line), as
+/// an evaluator's output gives them (`Final Score: -12`).
+pub fn read_scores(path: &str) -> Result<Vec<f64>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     text.lines()
         .enumerate()
@@ -101,10 +102,7 @@ fn read_scores(path: &str) -> Result<Vec<f64>> {
 
 /// `aamir auc`.
 pub fn run(opts: &AucOptions, eval: &Evaluator) -> Result<()> {
-    let mut raw: Vec<Raw> = Vec::new();
-    for (p, name) in opts.files.iter().zip(game_labels(&opts.files)) {
-        raw.extend(read_file_as(p, &name)?);
-    }
+    let mut raw = read_all(&opts.files)?;
     raw.retain(|r| r.turn < opts.plies);
     if raw.is_empty() {
         bail!(

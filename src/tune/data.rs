@@ -99,8 +99,18 @@ pub fn read_file(path: &str) -> Result<Vec<Raw>> {
     read_file_as(path, &game_labels(&[path.to_string()])[0])
 }
 
+/// Every position of every file, in order, each game named by
+/// [`game_labels`].
+pub fn read_all(paths: &[String]) -> Result<Vec<Raw>> {
+    let mut raw = Vec::new();
+    for (p, name) in paths.iter().zip(game_labels(paths)) {
+        raw.extend(read_file_as(p, &name)?);
+    }
+    Ok(raw)
+}
+
 /// [`read_file`], naming its games `<name>:<game id>`.
-pub fn read_file_as(path: &str, name: &str) -> Result<Vec<Raw>> {
+fn read_file_as(path: &str, name: &str) -> Result<Vec<Raw>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     let first = text
         .lines()
@@ -196,10 +206,7 @@ pub fn held_out(game: &str, test_pct: u64) -> bool {
 /// Reads every file and keeps the quiet, distinct positions past the
 /// opening, split by game.
 pub fn load(paths: &[String], sel: &Selection) -> Result<DataSet> {
-    let mut raw = Vec::new();
-    for (p, name) in paths.iter().zip(game_labels(paths)) {
-        raw.extend(read_file_as(p, &name)?);
-    }
+    let raw = read_all(paths)?;
     if raw.is_empty() {
         bail!("no positions in {}", paths.join(", "));
     }

@@ -17,11 +17,13 @@
 //! The losses are the mean cross-entropy against the target and the mean
 //! squared error; a learned evaluation is graded on the same split.
 
-use super::data::{Raw, game_labels, held_out, par_map, read_file_as};
+use super::auc::read_scores;
+use super::data::{held_out, par_map, read_all};
+use super::fit::sigmoid;
 use crate::eval::{Evaluator, TERMS};
 use crate::linalg::solve;
 use crate::outln;
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
 /// What `aamir tune-terms` reads.
 #[derive(Clone, Debug)]
@@ -33,10 +35,6 @@ pub struct TermsOptions {
     /// Percentage of the games held out.
     pub test_pct: u64,
     pub threads: usize,
-}
-
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// Mean cross-entropy and squared error of predictions `q` against
@@ -98,23 +96,8 @@ const TEACHER_CAP: f64 = 50_000.0;
 
 /// `aamir tune-terms`.
 pub fn run(opts: &TermsOptions) -> Result<()> {
-    let mut raw: Vec<Raw> = Vec::new();
-    for (p, name) in opts.files.iter().zip(game_labels(&opts.files)) {
-        raw.extend(read_file_as(p, &name)?);
-    }
-    let text = std::fs::read_to_string(&opts.scores)
-        .with_context(|| format!("reading {}", opts.scores))?;
-    let teacher: Vec<f64> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-        .map(|(n, l)| {
-            l.split_whitespace()
-                .last()
-                .and_then(|t| t.parse::<f64>().ok())
-                .with_context(|| format!("{} line {}: no number at its end", opts.scores, n + 1))
-        })
-        .collect::<Result<_>>()?;
+    let raw = read_all(&opts.files)?;
+    let teacher = read_scores(&opts.scores)?;
     // Won and lost positions come as huge numbers (Sharp's are near
     // -2^31): past this they say no more, and left as they are they swamp
     // the fit of the teacher's scale.
