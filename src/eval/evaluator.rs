@@ -71,16 +71,34 @@ impl<'a> Facts<'a> {
     }
 }
 
-/// The evaluator: weights plus nothing else, so it can be shared freely.
+/// The evaluator: the hand-weighted terms' weights, or a learned network
+/// in their place; shared freely between threads.
 #[derive(Clone, Debug, Default)]
 pub struct Evaluator {
     pub w: Weights,
+    /// When set, the static score is the network's ([`super::nnue`]).
+    pub net: Option<std::sync::Arc<super::nnue::Network>>,
 }
 
 impl Evaluator {
     /// Score of `pos` for its side to move: the sum of [`super::TERMS`],
     /// clamped to [`EVAL_LIMIT`].
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        if let Some(net) = &self.net {
+            return net.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+        self.evaluate_terms(pos)
+    }
+
+    /// The network's score from accumulators kept by the caller (the
+    /// search's), as [`Evaluator::evaluate`] would give it.
+    #[inline]
+    pub fn evaluate_net(acc: &super::nnue::Accumulators, pos: &Position) -> i32 {
+        acc.evaluate(pos.side()).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The hand-weighted terms' score, whether or not a net is set.
+    pub fn evaluate_terms(&self, pos: &Position) -> i32 {
         let f = Facts::new(pos);
         let mut sum = Sum {
             me: pos.side(),

@@ -28,6 +28,7 @@ pub mod geometry;
 pub mod hostages;
 pub mod material;
 pub mod mobility;
+pub mod nnue;
 pub mod runners;
 pub mod trapcontrol;
 pub mod trapthreats;

@@ -19,7 +19,8 @@ use super::params::Params;
 use super::tt::{Bound, PASS, TranspositionTable, WIN, WIN_BOUND, entry_action};
 use crate::board::stepgen::{ActionList, generate_actions};
 use crate::board::turngen::History;
-use crate::board::{Action, ActionKind, Bitboard, Color, Position, STEPS_PER_TURN};
+use crate::board::{Action, ActionKind, Bitboard, Color, Position, STEPS_PER_TURN, Undo};
+use crate::eval::nnue::Accumulators;
 use crate::eval::{Evaluator, material};
 use crate::tactics::goal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -64,6 +65,10 @@ pub struct Worker<'a> {
     /// is probed. Direct-mapped, replaced on collision; a slot holds the
     /// key (0 = empty) and the score.
     eval_cache: ZeroedTable<(u64, i32)>,
+    /// The learned evaluation's accumulators along the path, when the
+    /// evaluator has a net: every action made and unmade below the root
+    /// goes through [`Worker::make`] and [`Worker::unmake`] to keep them.
+    nn: Option<Accumulators>,
 }
 
 /// Slots of the per-thread static-score cache (a power of two).
@@ -124,6 +129,50 @@ impl<'a> Worker<'a> {
             hist: vec![0; 2 * 64 * 64],
             known_eval: None,
             eval_cache: ZeroedTable::zeroed(EVAL_CACHE_SIZE),
+            nn: eval
+                .net
+                .clone()
+                .map(|net| Accumulators::new(net, &Position::empty(Color::Gold))),
+        }
+    }
+
+    /// Sets the position the next [`Worker::search`] starts from (the
+    /// learned evaluation's accumulators are computed for it afresh).
+    #[inline]
+    pub fn set_root(&mut self, pos: &Position) {
+        if let Some(nn) = &mut self.nn {
+            nn.reset(pos);
+        }
+    }
+
+    /// Plays `a` on `pos`, keeping the accumulators in step.
+    #[inline(always)]
+    pub(super) fn make(&mut self, pos: &mut Position, a: Action) -> Undo {
+        match &mut self.nn {
+            Some(nn) => nn.make(pos, a),
+            None => pos.make_action(a),
+        }
+    }
+
+    /// Takes back [`Worker::make`].
+    #[inline(always)]
+    pub(super) fn unmake(&mut self, pos: &mut Position, undo: Undo) {
+        match &mut self.nn {
+            Some(nn) => nn.unmake(pos, undo),
+            None => pos.unmake_action(undo),
+        }
+    }
+
+    /// The static score of `pos`, the position the search stands on.
+    #[inline]
+    fn eval_now(&self, pos: &Position) -> i32 {
+        match &self.nn {
+            Some(nn) => {
+                let e = Evaluator::evaluate_net(nn, pos);
+                debug_assert_eq!(e, self.eval.evaluate(pos), "accumulators out of step");
+                e
+            }
+            None => self.eval.evaluate(pos),
         }
     }
 
@@ -135,12 +184,13 @@ impl<'a> Worker<'a> {
             Some((hash, e)) if hash == pos.hash() => e,
             _ => {
                 let key = pos.search_key();
-                let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+                let i = key as usize & (EVAL_CACHE_SIZE - 1);
+                let slot = self.eval_cache[i];
                 if slot.0 == key && key != 0 {
                     return slot.1;
                 }
-                let e = self.eval.evaluate(pos);
-                *slot = (key, e);
+                let e = self.eval_now(pos);
+                self.eval_cache[i] = (key, e);
                 e
             }
         }
@@ -477,7 +527,7 @@ impl<'a> Worker<'a> {
             if pos.steps_left() == 0 {
                 return Leaf::Score(-INF);
             }
-            return Leaf::Score(self.eval.evaluate(pos));
+            return Leaf::Score(self.eval_now(pos));
         }
         let e = self.static_eval(pos);
         // Where a threat could pull the score below what the window asks.
@@ -608,7 +658,7 @@ impl<'a> Worker<'a> {
         beta: i32,
         first: bool,
     ) -> i32 {
-        let undo = pos.make_action(a);
+        let undo = self.make(pos, a);
         let cost = a.cost() as i32;
         let c = NodeCtx {
             depth: ctx.depth - cost,
@@ -625,7 +675,7 @@ impl<'a> Worker<'a> {
                 s
             }
         };
-        pos.unmake_action(undo);
+        self.unmake(pos, undo);
         s
     }
 

@@ -8,8 +8,10 @@
 
 use super::params::Params;
 use crate::eval::Weights;
+use crate::eval::nnue::Network;
 use crate::settings::{SettingError, Table, apply, listing, table};
 use crate::timeman::TimeSettings;
+use std::sync::Arc;
 
 /// Deepest search, in steps: the depth option's limit and the search's
 /// when nothing else limits it.
@@ -26,6 +28,24 @@ table! {
         /// Fixed search depth in steps (0 = none; AEI also reads a negative
         /// depth as none).
         depth: u32 = 0, 0..=MAX_DEPTH;
+        /// Static evaluation: 0 = the hand-weighted terms, 1 = the learned
+        /// network (the one built in, or `evalfile`'s).
+        evalnet: u32 = 0, 0..=1;
+    }
+}
+
+impl EngineConfig {
+    /// The evaluator this configuration asks for.
+    pub fn evaluator(&self) -> crate::eval::Evaluator {
+        let net = (self.engine.evalnet == 1).then(|| {
+            self.net_file
+                .as_ref()
+                .map_or_else(Network::embedded, |f| f.net.clone())
+        });
+        crate::eval::Evaluator {
+            w: self.eval.clone(),
+            net,
+        }
     }
 }
 
@@ -46,12 +66,43 @@ pub struct EngineConfig {
     pub time: TimeSettings,
     pub search: Params,
     pub eval: Weights,
+    /// The net `evalfile` loaded (`None`: the one built in).
+    pub net_file: Option<NetFile>,
 }
+
+/// A net file loaded by the `evalfile` setting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetFile {
+    pub path: String,
+    pub net: Arc<Network>,
+}
+
+/// The setting that loads a net file (an empty value or `builtin` goes
+/// back to the net built in).
+pub const EVALFILE: &str = "evalfile";
 
 impl EngineConfig {
     /// Sets any setting by name: an engine option, a time setting, a
     /// search parameter, or an evaluation weight as `eval_<name>`.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), SettingError> {
+        if name == EVALFILE {
+            let v = value.trim();
+            if v.is_empty() || v == "builtin" {
+                self.net_file = None;
+                return Ok(());
+            }
+            // A file that does not load leaves the net in use as it was.
+            let net = crate::eval::nnue::file::load(v).map_err(|e| SettingError::BadValue {
+                name: name.to_string(),
+                value: value.to_string(),
+                reason: format!("is not a usable net file: {e:#}"),
+            })?;
+            self.net_file = Some(NetFile {
+                path: v.to_string(),
+                net: Arc::new(net),
+            });
+            return Ok(());
+        }
         if let Some(w) = name.strip_prefix(EVAL_PREFIX) {
             return self.eval.set_named(w, value).map_err(|e| prefixed(e, name));
         }
@@ -69,7 +120,8 @@ impl EngineConfig {
         match name.strip_prefix(EVAL_PREFIX) {
             Some(w) => Weights::index_of(w).is_some(),
             None => {
-                EngineOptions::index_of(name).is_some()
+                name == EVALFILE
+                    || EngineOptions::index_of(name).is_some()
                     || TimeSettings::index_of(name).is_some()
                     || Params::index_of(name).is_some()
             }
@@ -119,6 +171,39 @@ fn prefixed(e: SettingError, full: &str) -> SettingError {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_bad_evalfile_is_refused_by_name_and_changes_nothing() {
+        let mut c = EngineConfig::from_spec("evalnet=1").unwrap();
+        let before = c.clone();
+        let e = c
+            .set(EVALFILE, "/no/such/dir/net.nnue")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("/no/such/dir/net.nnue") && e.contains("net file"),
+            "{e}"
+        );
+        assert_eq!(c, before);
+        let dir = std::env::temp_dir().join(format!("aamir-evalfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("short.nnue");
+        std::fs::write(&bad, b"AAMIRNET\x01\x00").unwrap();
+        let e = c
+            .set(EVALFILE, bad.to_str().unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("short.nnue") && e.contains("truncated"), "{e}");
+        assert_eq!(c, before);
+        // A good file loads and is the net the evaluator uses.
+        let good = dir.join("good.nnue");
+        std::fs::write(&good, crate::eval::nnue::EMBEDDED).unwrap();
+        c.set(EVALFILE, good.to_str().unwrap()).unwrap();
+        assert!(c.evaluator().net.is_some());
+        c.set(EVALFILE, "builtin").unwrap();
+        assert_eq!(c, before);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     use super::*;
 
     #[test]

@@ -142,9 +142,7 @@ impl Searcher {
         crate::eval::material::warm_up_in_background();
         Searcher {
             tt: KeptTable::new(config.engine.hash.max(1)),
-            eval: Evaluator {
-                w: config.eval.clone(),
-            },
+            eval: config.evaluator(),
             config: config.clone(),
         }
     }
@@ -155,9 +153,7 @@ impl Searcher {
         if config.engine.hash != self.config.engine.hash {
             self.tt.resize(config.engine.hash.max(1));
         }
-        self.eval = Evaluator {
-            w: config.eval.clone(),
-        };
+        self.eval = config.evaluator();
         self.config = config.clone();
     }
 
@@ -402,6 +398,7 @@ fn iterate(
             for i in 0..moves.len() {
                 let mut child = moves[i].turn.apply(root);
                 let child = &mut child;
+                w.set_root(child);
                 w.path.clear();
                 w.path.push(child.hash());
                 w.known_eval = Some((child.hash(), moves[i].eval));
@@ -874,6 +871,29 @@ mod tests {
         let mut s = Searcher::new(&c);
         let stop = AtomicBool::new(false);
         s.search(game, &depth(d), &stop, &mut |_| {}).unwrap()
+    }
+
+    /// With the learned evaluation every static score of a search comes
+    /// from accumulators kept step by step; the test profile keeps debug
+    /// assertions, under which each is checked against a refresh
+    /// (`Worker::eval_now`), through pushes, pulls, captures and passes.
+    #[test]
+    fn a_search_with_the_net_keeps_its_accumulators_in_step() {
+        let pos = board(
+            'g',
+            [
+                "r r  rrr", " d hc rd", "  Ee  c ", " r mM  h", "   H  r ", " D  C   ", "RRR  DRR",
+                "   C  HR",
+            ],
+        );
+        let game = Game::from_position(pos, 10);
+        let net = run_with(&game, 6, "evalnet=1");
+        let hand = run_with(&game, 6, "evalnet=0");
+        // Both searched the same tree shape to the same depth; the net's
+        // scores differ from the terms', so its tree differs too.
+        assert_eq!((net.depth, hand.depth), (6, 6));
+        assert!(net.nodes > 1000);
+        assert_ne!(net.nodes, hand.nodes, "the net was not used");
     }
 
     #[test]

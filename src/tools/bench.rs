@@ -267,6 +267,7 @@ pub fn run_eval(config: &EngineConfig) -> Result<()> {
     let rounds = 40;
     let full = Evaluator {
         w: config.eval.clone(),
+        net: None,
     };
     let mut bare = full.clone();
     // The terms that are on, each with the evaluation that lacks it.

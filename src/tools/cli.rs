@@ -578,7 +578,7 @@ pub fn run(command: ToolCommand) -> Result<()> {
                 move_label,
             } = record;
             let config = config(&params, &[])?;
-            let eval = crate::eval::Evaluator { w: config.eval };
+            let eval = config.evaluator();
             let source = match (&position, &game) {
                 (_, Some(g)) => evalcmd::Source::Game {
                     path: g,

@@ -2,7 +2,7 @@
 //! `tune-moves` and `auc`, their clap arguments and how each becomes a
 //! call into its module.
 
-use super::{auc, data, datagen, fit, label, moves, order, terms};
+use super::{auc, data, datagen, fit, label, moves, order, pack, terms, train};
 use crate::eval::{Evaluator, Weights};
 use crate::search::EngineOptions;
 use crate::search::order_weights::ORDER_WEIGHTS;
@@ -227,6 +227,76 @@ pub enum TuneCommand {
         #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
         threads: usize,
     },
+    /// Labelled positions into the compact file `aamir train` reads:
+    /// generator files or archives with a teacher's score of each
+    /// position, repeats dropped, each marked quiet or not (32 bytes a
+    /// position).
+    Pack {
+        /// Generator files or archives, the positions in the order the
+        /// scores follow.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// The teacher's score of each position for the side to move, one
+        /// a line (the last number on each line counts).
+        #[arg(long)]
+        scores: String,
+        /// The packed file to write.
+        #[arg(long)]
+        out: String,
+        /// Threads (for the quiet test).
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+    },
+    /// Fits the learned evaluation to packed positions (`aamir pack`) and
+    /// writes the integer net file, keeping the epoch with the lowest
+    /// held-out loss.
+    Train {
+        /// Packed position files.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// The net file to write.
+        #[arg(long)]
+        out: String,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        epochs: u64,
+        /// Positions per gradient step.
+        #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        batch: u64,
+        /// Adam's learning rate at the start (it decays to a twentieth).
+        #[arg(long, default_value_t = 0.002)]
+        lr: f32,
+        /// Percentage of the games held out (by a hash of the game's name,
+        /// as `tune-terms` splits them).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=90))]
+        test_pct: u8,
+        /// Percent of each target that is the game's result rather than
+        /// the teacher.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+        result_pct: u32,
+        /// Train and grade on quiet positions only.
+        #[arg(long)]
+        quiet: bool,
+        /// Centi-rabbits per unit of the net's logit: 760 puts the net's
+        /// scores on the hand evaluation's scale (its fit to the teacher's
+        /// chances, `tune-terms`, is 0.1318 per rabbit).
+        #[arg(long, default_value_t = 760.0)]
+        scale: f32,
+        /// Seed of the initial weights and the order of the positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// Train on at most this many positions (0: all).
+        #[arg(long, default_value_t = 0)]
+        limit: usize,
+        /// Train the first layer factorised: each piece also feeds a row
+        /// shared by all squares of its owner and class, folded into the
+        /// square rows when the net is written.
+        #[arg(long)]
+        factor: bool,
+    },
     /// How well the static evaluation sees who wins: over the early
     /// positions of finished games, the area under the ROC curve (AUC) of
     /// the side to move's score as a prediction that it wins (0.5 blind,
@@ -254,6 +324,10 @@ pub enum TuneCommand {
         /// last number on each line counts): graded beside aamir's.
         #[arg(long)]
         scores: Option<String>,
+        /// Grade the learned evaluation instead of the hand-weighted
+        /// terms: `builtin` for the net in the binary, or a net file.
+        #[arg(long)]
+        net: Option<String>,
     },
 }
 
@@ -271,13 +345,59 @@ pub fn run(command: TuneCommand) -> Result<()> {
             test_pct,
             threads,
         }),
+        TuneCommand::Pack {
+            files,
+            scores,
+            out,
+            threads,
+        } => pack::run(&pack::PackOptions {
+            files,
+            scores,
+            out,
+            threads,
+        }),
+        TuneCommand::Train {
+            files,
+            out,
+            epochs,
+            batch,
+            lr,
+            test_pct,
+            result_pct,
+            quiet,
+            scale,
+            seed,
+            threads,
+            limit,
+            factor,
+        } => train::run(&train::TrainOptions {
+            files,
+            out,
+            epochs: epochs as usize,
+            batch: batch as usize,
+            lr,
+            test_pct,
+            result_pct,
+            quiet,
+            scale,
+            seed,
+            threads,
+            limit,
+            factor,
+        }),
         TuneCommand::Auc {
             files,
             plies,
             weights,
             posfile,
             scores,
+            net,
         } => {
+            let net = match net.as_deref() {
+                None => None,
+                Some("builtin") => Some(crate::eval::nnue::Network::embedded()),
+                Some(path) => Some(std::sync::Arc::new(crate::eval::nnue::file::load(path)?)),
+            };
             let mut w = Weights::default();
             crate::settings::apply(&weights, |n, v| Table::set_named(&mut w, n, v))
                 .with_context(|| format!("--weights {weights}"))?;
@@ -287,7 +407,7 @@ pub fn run(command: TuneCommand) -> Result<()> {
                 posfile,
                 scores,
             };
-            auc::run(&opts, &Evaluator { w })
+            auc::run(&opts, &Evaluator { w, net })
         }
         TuneCommand::Gen {
             seed,
@@ -354,7 +474,7 @@ pub fn run(command: TuneCommand) -> Result<()> {
                     cache: label_cache,
                 }),
             };
-            let start = Evaluator { w };
+            let start = Evaluator { w, net: None };
             fit::run(start, &data, &files, &opts).map(|_| ())
         }
         TuneCommand::TuneOrder {
@@ -430,7 +550,7 @@ pub fn run(command: TuneCommand) -> Result<()> {
                 out,
                 command: format!("aamir {}", args.join(" ")),
             };
-            let start = Evaluator { w };
+            let start = Evaluator { w, net: None };
             moves::run(start, &files, &opts).map(|_| ())
         }
     }

@@ -26,7 +26,9 @@ pub mod fit;
 pub mod label;
 pub mod moves;
 pub mod order;
+pub mod pack;
 pub mod terms;
+pub mod train;
 
 use crate::board::Position;
 use crate::eval::{Evaluator, Weights};

@@ -109,7 +109,7 @@ impl Worker<'_> {
             if self.aborted {
                 return 0;
             }
-            let undo = pos.make_action(a);
+            let undo = self.make(pos, a);
             let cost = a.cost() as i32;
             // Ending the turn here is the stand-pat of the next node.
             let stand = if pos.hash() == turn_start {
@@ -123,7 +123,7 @@ impl Worker<'_> {
             } else {
                 self.q_captures(pos, turn_start, ply + cost, alpha, beta, turns, stand)
             };
-            pos.unmake_action(undo);
+            self.unmake(pos, undo);
             if self.aborted {
                 return 0;
             }
@@ -181,7 +181,7 @@ impl Worker<'_> {
         if pos.has_goal(me) || pos.rabbits(opp).is_empty() {
             return WIN - ply;
         }
-        let e = self.eval.evaluate(pos);
+        let e = self.eval_now(pos);
         if e >= beta {
             return e;
         }
