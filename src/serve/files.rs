@@ -55,22 +55,34 @@ impl Roots {
         if asked.is_empty() || asked.contains('\0') {
             return Err(ApiError::bad("empty or invalid path"));
         }
+        let outside = || {
+            ApiError::forbidden(format!(
+                "{asked} is outside the files this server was given (--games)"
+            ))
+        };
+        // Judged on the spelling first, so that a path outside gets the
+        // same answer whether or not something exists there.
+        if !self.contains(&lexical(Path::new(asked))) {
+            return Err(outside());
+        }
         let real = Path::new(asked)
             .canonicalize()
             .map_err(|_| ApiError::not_found(format!("no such file: {asked}")))?;
-        let inside = self.roots.iter().any(|r| {
-            if r.is_dir() {
-                real.starts_with(r)
-            } else {
-                &real == r
-            }
-        });
-        if !inside {
-            return Err(ApiError::forbidden(format!(
-                "{asked} is outside the files this server was given (--games)"
-            )));
+        // And on what it really is: a link inside may point outside.
+        if !self.contains(&real) {
+            return Err(outside());
         }
         Ok(real)
+    }
+
+    fn contains(&self, path: &Path) -> bool {
+        self.roots.iter().any(|r| {
+            if r.is_dir() {
+                path.starts_with(r)
+            } else {
+                path == r
+            }
+        })
     }
 
     /// Reads a file the request names, within the rules of [`resolve`].
@@ -151,6 +163,28 @@ impl Roots {
             .collect();
         json!({ "files": files, "matches": matches })
     }
+}
+
+/// `path` made absolute (from the working folder) with `.` and `..`
+/// worked out by their spelling, links not followed.
+fn lexical(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let base = if path.is_absolute() {
+        PathBuf::new()
+    } else {
+        std::env::current_dir().unwrap_or_default()
+    };
+    let mut out = base;
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
 /// Files directly in `dir`, sorted.
