@@ -523,7 +523,7 @@ function initReview() {
   $('rv-pos').addEventListener('click', analysePosition);
   $('rv-analyze').addEventListener('click', analyseGame);
   document.addEventListener('keydown', (e) => {
-    if ($('tab-review').hidden || !review.rec || e.target.closest('select, input')) return;
+    if ($('tab-review').hidden || !review.rec || (e.target instanceof Element && e.target.closest('select, input'))) return;
     const to = { ArrowLeft: review.ply - 1, ArrowRight: review.ply + 1, Home: 0, End: Infinity }[e.key];
     if (to !== undefined) { e.preventDefault(); goto(to); }
   });
