@@ -63,6 +63,7 @@ class Board {
     this.svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
     this.svg.setAttribute('class', 'arrows');
     this.svg.setAttribute('viewBox', '0 0 8 8');
+
     parent.append(this.root);
     this.layout();
     if (this.onDragStart) this.root.addEventListener('pointerdown', (e) => this.down(e));
@@ -77,6 +78,7 @@ class Board {
         const dark = (Math.floor(i / 8) + i % 8) % 2 === 1;
         const d = el('div', { class: 'sq' + (dark ? ' dark' : '') + (TRAPS.has(sq) ? ' trap' : ''), 'data-sq': sq });
         if (c === 0) d.append(el('span', { class: 'coord', text: sq[1] }));
+        if (r === 7) d.append(el('span', { class: 'coord file', text: sq[0] }));
         this.squares[sq] = d;
         this.root.append(d);
       }
@@ -109,6 +111,7 @@ class Board {
       line.setAttribute('x1', x1); line.setAttribute('y1', y1);
       line.setAttribute('x2', x1 + (x2 - x1) * 0.8); line.setAttribute('y2', y1 + (y2 - y1) * 0.8);
       line.setAttribute('class', cls);
+      line.setAttribute('marker-end', `url(#head-${cls})`);
       line.setAttribute('data-arrow', from + to);
       this.svg.append(line);
     }
@@ -368,7 +371,8 @@ async function loadListing() {
   const l = await api('GET', '/api/games');
   const files = $('rv-file');
   files.textContent = '';
-  for (const f of l.files) {
+  // Files that are not records (a match's failures.txt) are left out.
+  for (const f of l.files.filter((x) => !x.error)) {
     files.append(el('option', { value: f.path, text: f.path + (f.error ? ' (unreadable)' : ` (${f.games.length})`) }));
   }
   review.listing = l;
@@ -394,6 +398,11 @@ async function openRecord(path, id) {
     const q = `path=${encodeURIComponent(path)}&id=${encodeURIComponent(id || '')}`;
     const rec = await api('GET', '/api/record?' + q);
     Object.assign(review, { path, id: id || '', rec, lines: [], job: null, pv: null });
+    if ([...$('rv-file').options].some((o) => o.value === path)) {
+      $('rv-file').value = path;
+      fillGames();
+      $('rv-game').value = id || '';
+    }
     $('rv-graph').textContent = '';
     $('rv-blunders').textContent = '';
     $('rv-engine').textContent = '';
@@ -430,7 +439,13 @@ function drawReview() {
   $('rv-status').dataset.ply = ply;
   document.querySelectorAll('#rv-moves li').forEach((li) => li.classList.toggle('current', Number(li.dataset.ply) === ply));
   const cur = document.querySelector('#rv-moves li.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) {
+    // Scroll the list, never the page.
+    const list = $('rv-moves');
+    if (cur.offsetTop < list.scrollTop || cur.offsetTop > list.scrollTop + list.clientHeight - cur.offsetHeight) {
+      list.scrollTop = cur.offsetTop - list.clientHeight / 2;
+    }
+  }
   if (!review.pv) {
     const line = next && review.lines.find((l) => l.label === next.label);
     $('rv-engine').textContent = line
@@ -494,6 +509,8 @@ function drawGraph() {
   const x = (ply) => (ply / n) * (W - 10) + 5;
   const mk = (tag, attrs) => { const e = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); svg.append(e); return e; };
   mk('line', { x1: 0, x2: W, y1: H / 2, y2: H / 2, stroke: '#bbb' });
+  mk('text', { x: 4, y: 12, 'font-size': 10, fill: '#777' }).textContent = 'gold ahead (up to 20 rabbits)';
+  mk('text', { x: 4, y: H - 4, 'font-size': 10, fill: '#777' }).textContent = 'silver ahead';
   const pts = [];
   for (const l of review.lines) {
     const ply = rec.moves.findIndex((m) => m.label === l.label) + 1;
@@ -531,7 +548,9 @@ function initReview() {
 
 // ---------------------------------------------------------------- watch
 
-const watch = { dir: null, timer: null, boards: {} };
+const watch = { dir: null, timer: null };
+// The archive's termination letters.
+const ENDINGS = { g: 'goal', e: 'elimination', m: 'immobilization', t: 'time', s: 'score', r: 'resignation', i: 'illegal move', f: 'forfeit' };
 
 function stopWatching() {
   if (watch.timer) clearTimeout(watch.timer);
@@ -576,7 +595,7 @@ function drawMatch(m) {
   for (const g of m.finished.slice().reverse()) {
     fin.append(el('li', {
       'data-id': g.id,
-      text: `#${g.id} ${g.gold} - ${g.silver}: ${g.result === 'w' ? 'gold' : 'silver'} won (${g.termination}), ${g.moves} moves`,
+      text: `#${g.id} ${g.gold} - ${g.silver}: ${g.result === 'w' ? 'gold' : 'silver'} won by ${ENDINGS[g.termination] || g.termination}, ${g.moves} moves`,
       onclick: () => { location.hash = '#review'; openRecord(m.games_tsv, g.id); },
     }));
   }
@@ -588,7 +607,18 @@ function initWatch() {
 
 // ---------------------------------------------------------------- start
 
+// One arrowhead per kind of arrow, in its colour, shared by every board
+// (in an svg of no size: markers in a hidden tab's board would not draw).
+function arrowHeads() {
+  const heads = [['last', '#2f5fd0'], ['pv', '#2e9a3a'], ['pv2', '#c0392b']].map(([k, c]) =>
+    `<marker id="head-${k}" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="2.2" markerHeight="2.2" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="${c}"/></marker>`).join('');
+  const holder = document.createElement('div');
+  holder.innerHTML = `<svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs>${heads}</defs></svg>`;
+  document.body.prepend(holder.firstChild);
+}
+
 async function start() {
+  arrowHeads();
   initPlay();
   initReview();
   initWatch();
