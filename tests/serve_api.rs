@@ -42,7 +42,9 @@ fn wait_until(s: &Server, id: &str, what: impl Fn(&Value) -> bool) -> Value {
 }
 
 fn searching(s: &Server) -> u64 {
-    s.ok("GET", "/api/info", None)["searching"].as_u64().unwrap()
+    s.ok("GET", "/api/info", None)["searching"]
+        .as_u64()
+        .unwrap()
 }
 
 #[test]
@@ -66,7 +68,12 @@ fn bad_requests_get_a_4xx_naming_the_fault_and_change_nothing() {
     assert!(e.contains("bad JSON"), "{e}");
     let e = s.refused("POST", "/api/play", Some(r#"{"color":"blue"}"#), 400);
     assert!(e.contains("blue"), "{e}");
-    let e = s.refused("POST", "/api/play", Some(r#"{"color":"gold","depth":999}"#), 400);
+    let e = s.refused(
+        "POST",
+        "/api/play",
+        Some(r#"{"color":"gold","depth":999}"#),
+        400,
+    );
     assert!(e.contains("depth 999"), "{e}");
 
     // Illegal steps, each with the rules' reason.
@@ -84,7 +91,12 @@ fn bad_requests_get_a_4xx_naming_the_fault_and_change_nothing() {
     assert!(e.contains("at least one step"), "{e}");
     let e = s.refused("POST", &format!("/api/play/{id}/undo"), None, 409);
     assert!(e.contains("no step to undo"), "{e}");
-    let e = s.refused("POST", &format!("/api/play/{id}/setup"), Some(r#"{"setup":"Ra1"}"#), 409);
+    let e = s.refused(
+        "POST",
+        &format!("/api/play/{id}/setup"),
+        Some(r#"{"setup":"Ra1"}"#),
+        409,
+    );
     assert!(e.contains("not your setup"), "{e}");
     let after = s.ok("GET", &format!("/api/play/{id}"), None);
     assert_eq!(after["version"], v["version"], "nothing changed");
@@ -93,7 +105,12 @@ fn bad_requests_get_a_4xx_naming_the_fault_and_change_nothing() {
     // Unknown games, actions and routes; methods not served.
     let e = s.refused("GET", "/api/play/nope", None, 404);
     assert!(e.contains("no game `nope`"), "{e}");
-    s.refused("POST", "/api/play/nope/step", Some(r#"{"from":"a2","to":"a3"}"#), 404);
+    s.refused(
+        "POST",
+        "/api/play/nope/step",
+        Some(r#"{"from":"a2","to":"a3"}"#),
+        404,
+    );
     s.refused("POST", &format!("/api/play/{id}/fly"), None, 404);
     s.refused("GET", "/api/nothing", None, 404);
     s.refused("DELETE", "/api/play", None, 405);
@@ -101,27 +118,54 @@ fn bad_requests_get_a_4xx_naming_the_fault_and_change_nothing() {
 
     // Paths outside the given folder, however spelt.
     let inside = records.join("short-game.txt");
-    let ok = s.ok("GET", &format!("/api/record?path={}", enc(inside.to_str().unwrap())), None);
+    let ok = s.ok(
+        "GET",
+        &format!("/api/record?path={}", enc(inside.to_str().unwrap())),
+        None,
+    );
     assert_eq!(ok["moves"].as_array().unwrap().len(), 8);
     for outside in [
         "/etc/passwd".to_string(),
         format!("{}/../../../../etc/passwd", records.display()),
         format!("{}/../match/games.tsv", records.display()),
     ] {
-        let e = s.refused("GET", &format!("/api/record?path={}", enc(&outside)), None, 403);
+        let e = s.refused(
+            "GET",
+            &format!("/api/record?path={}", enc(&outside)),
+            None,
+            403,
+        );
         assert!(e.contains("outside the files"), "{e}");
     }
-    let e = s.refused("GET", "/api/record?path=%2e%2e%2f%2e%2e%2fetc%2fpasswd", None, 403);
-    assert!(e.contains("outside the files"), "relative to the server's folder: {e}");
+    let e = s.refused(
+        "GET",
+        "/api/record?path=%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        None,
+        403,
+    );
+    assert!(
+        e.contains("outside the files"),
+        "relative to the server's folder: {e}"
+    );
     let missing = records.join("missing.tsv");
-    let e = s.refused("GET", &format!("/api/record?path={}", enc(missing.to_str().unwrap())), None, 404);
+    let e = s.refused(
+        "GET",
+        &format!("/api/record?path={}", enc(missing.to_str().unwrap())),
+        None,
+        404,
+    );
     assert!(e.contains("no such file"), "{e}");
     let e = s.refused("GET", "/api/record?path=%zz", None, 400);
     assert!(e.contains("escape"), "{e}");
     let e = s.refused("GET", "/api/record", None, 400);
     assert!(e.contains("`path`"), "{e}");
     let two = records.join("two.tsv");
-    let e = s.refused("GET", &format!("/api/record?path={}", enc(two.to_str().unwrap())), None, 400);
+    let e = s.refused(
+        "GET",
+        &format!("/api/record?path={}", enc(two.to_str().unwrap())),
+        None,
+        400,
+    );
     assert!(e.contains("pick one"), "{e}");
     let e = s.refused(
         "GET",
@@ -130,7 +174,12 @@ fn bad_requests_get_a_4xx_naming_the_fault_and_change_nothing() {
         400,
     );
     assert!(e.contains("no game with id 1"), "{e}");
-    let e = s.refused("GET", &format!("/api/match?path={}", enc("/tmp")), None, 403);
+    let e = s.refused(
+        "GET",
+        &format!("/api/match?path={}", enc("/tmp")),
+        None,
+        403,
+    );
     assert!(e.contains("outside"), "{e}");
 
     // Oversized bodies: by their length, and by what is sent.
@@ -164,7 +213,13 @@ fn a_game_is_played_saved_and_read_back_and_two_games_do_not_mix() {
     // Silver's game: the engine set up gold's pieces already.
     assert_eq!(b["record"].as_array().unwrap().len(), 1);
     let vb = set_up(&s, &b);
-    assert!(wait_until(&s, idb, |v| v["your_turn"] == true)["record"].as_array().unwrap().len() == 3);
+    assert!(
+        wait_until(&s, idb, |v| v["your_turn"] == true)["record"]
+            .as_array()
+            .unwrap()
+            .len()
+            == 3
+    );
     for _ in 0..3 {
         let v = s.ok("GET", &format!("/api/play/{ida}"), None);
         let n = v["record"].as_array().unwrap().len();
@@ -177,24 +232,45 @@ fn a_game_is_played_saved_and_read_back_and_two_games_do_not_mix() {
         }
         let v = wait_until(&s, ida, |v| v["your_turn"] == true || v["phase"] == "over");
         assert_eq!(v["record"].as_array().unwrap().len(), n + 2);
-        assert!(v["engine"]["pv"].as_str().is_some_and(|p| !p.is_empty()), "{v}");
+        assert!(
+            v["engine"]["pv"].as_str().is_some_and(|p| !p.is_empty()),
+            "{v}"
+        );
     }
     // Game b did not move meanwhile.
     let vb2 = s.ok("GET", &format!("/api/play/{idb}"), None);
     assert_eq!(vb2["record"], vb["record"]);
-    assert_ne!(va["board"], s.ok("GET", &format!("/api/play/{ida}"), None)["board"]);
+    assert_ne!(
+        va["board"],
+        s.ok("GET", &format!("/api/play/{ida}"), None)["board"]
+    );
 
     let (status, text) = s.call("GET", &format!("/api/play/{ida}/record"), None);
     assert_eq!(status, 200);
     let file = scratch("api-saved").join("game.txt");
     std::fs::write(&file, &text).unwrap();
     let out = Command::new(AAMIR)
-        .args(["analyze", "--game", file.to_str().unwrap(), "--depth", "2", "--hash", "4"])
+        .args([
+            "analyze",
+            "--game",
+            file.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--hash",
+            "4",
+        ])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("bestmove") || stdout.contains("game over"), "{stdout}");
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("bestmove") || stdout.contains("game over"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -213,7 +289,10 @@ fn closed_and_silent_tabs_free_their_search() {
         // Silent: nobody asks; the idle time (1 s) closes it.
         let start = Instant::now();
         while searching(&s) > 0 {
-            assert!(start.elapsed() < Duration::from_secs(15), "the search went on");
+            assert!(
+                start.elapsed() < Duration::from_secs(15),
+                "the search went on"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
         let e = s.refused("GET", &format!("/api/play/{id}"), None, 404);
@@ -251,9 +330,16 @@ fn a_running_match_shows_its_games_in_progress() {
     let start = Instant::now();
     let mut seen_live = None;
     while m.try_wait().unwrap().is_none() {
-        assert!(start.elapsed() < Duration::from_secs(120), "the match went on");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the match went on"
+        );
         if out.join("live").is_dir() {
-            let v = s.ok("GET", &format!("/api/match?path={}", enc(out.to_str().unwrap())), None);
+            let v = s.ok(
+                "GET",
+                &format!("/api/match?path={}", enc(out.to_str().unwrap())),
+                None,
+            );
             if let Some(g) = v["live"].as_array().and_then(|l| l.first())
                 && g["label"] != "1g"
             {
@@ -267,11 +353,19 @@ fn a_running_match_shows_its_games_in_progress() {
     let mut players = [g["gold"].as_str().unwrap(), g["silver"].as_str().unwrap()];
     players.sort();
     assert_eq!(players, ["a", "b"]);
-    assert!(g["board"].as_str().unwrap().trim().len() > 0);
+    assert!(!g["board"].as_str().unwrap().trim().is_empty());
     let path = g["path"].as_str().unwrap();
     assert!(path.ends_with(".txt"), "{path}");
-    let v = s.ok("GET", &format!("/api/match?path={}", enc(out.to_str().unwrap())), None);
-    assert_eq!(v["live"].as_array().unwrap().len(), 0, "finished games leave live/");
+    let v = s.ok(
+        "GET",
+        &format!("/api/match?path={}", enc(out.to_str().unwrap())),
+        None,
+    );
+    assert_eq!(
+        v["live"].as_array().unwrap().len(),
+        0,
+        "finished games leave live/"
+    );
     assert_eq!(v["finished"].as_array().unwrap().len(), 2);
     let games: u64 = v["standings"]
         .as_array()
@@ -281,5 +375,11 @@ fn a_running_match_shows_its_games_in_progress() {
         .sum();
     assert_eq!(games, 4, "two games, two engines each");
     let listing = s.ok("GET", "/api/games", None);
-    assert!(listing["matches"].as_array().unwrap().iter().any(|p| p.as_str().unwrap().ends_with("/m")));
+    assert!(
+        listing["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p.as_str().unwrap().ends_with("/m"))
+    );
 }

@@ -48,7 +48,7 @@ struct Browser {
 impl Browser {
     fn open(exe: &Path, url: &str, tag: &str) -> Browser {
         let profile = scratch(&format!("chromium-{tag}"));
-        let child = unsafe_free_group(
+        let child = own_group(
             Command::new(exe)
                 .args([
                     "--headless",
@@ -87,7 +87,10 @@ impl Browser {
         let deadline = Instant::now() + timeout;
         let port = self.port(deadline);
         loop {
-            if let Some(t) = page_titles(port).into_iter().find(|t| t.starts_with("selftest ")) {
+            if let Some(t) = page_titles(port)
+                .into_iter()
+                .find(|t| t.starts_with("selftest "))
+            {
                 return t;
             }
             assert!(Instant::now() < deadline, "the self-test did not finish");
@@ -98,7 +101,7 @@ impl Browser {
 
 /// Starts the browser in its own process group, so that its helper
 /// processes are ended with it.
-fn unsafe_free_group(cmd: &mut Command) -> &mut Command {
+fn own_group(cmd: &mut Command) -> &mut Command {
     use std::os::unix::process::CommandExt;
     cmd.process_group(0)
 }
@@ -119,7 +122,8 @@ fn page_titles(port: u16) -> Vec<String> {
         return Vec::new();
     };
     let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-    let req = format!("GET /json/list HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    let req =
+        format!("GET /json/list HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
     if s.write_all(req.as_bytes()).is_err() {
         return Vec::new();
     }
@@ -137,7 +141,15 @@ fn page_titles(port: u16) -> Vec<String> {
 /// `min_checks` checks made.
 fn self_test(exe: &Path, server: &Server, query: &str, min_checks: usize) {
     let url = server.url(&format!("/{query}"));
-    let b = Browser::open(exe, &url, query.split('&').next().unwrap_or("x").trim_start_matches("?selftest="));
+    let b = Browser::open(
+        exe,
+        &url,
+        query
+            .split('&')
+            .next()
+            .unwrap_or("x")
+            .trim_start_matches("?selftest="),
+    );
     let title = b.outcome(Duration::from_secs(240));
     // DevTools hands titles out HTML-escaped.
     let title = title
@@ -175,14 +187,20 @@ fn the_page_plays_reviews_and_watches_in_chromium() {
     self_test(
         &exe,
         &server,
-        &format!("?selftest=review&tab=review&depth=d2&path={}#review", enc(short.to_str().unwrap())),
+        &format!(
+            "?selftest=review&tab=review&depth=d2&path={}#review",
+            enc(short.to_str().unwrap())
+        ),
         8,
     );
     let m = dir.join("match");
     self_test(
         &exe,
         &server,
-        &format!("?selftest=watch&tab=watch&path={}#watch", enc(m.to_str().unwrap())),
+        &format!(
+            "?selftest=watch&tab=watch&path={}#watch",
+            enc(m.to_str().unwrap())
+        ),
         5,
     );
 }

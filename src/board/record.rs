@@ -165,7 +165,7 @@ pub fn record_moves(text: &str, id: Option<&str>) -> Result<Vec<(String, String)
     }
     if id.is_some() {
         return Err(bad(
-            "--id picks a game of an archive; this is a movelist".into(),
+            "--id picks a game of an archive; this is a movelist".into()
         ));
     }
     let lines: Vec<&str> = text

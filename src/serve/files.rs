@@ -216,7 +216,9 @@ pub fn list_games(path: &Path) -> Result<Vec<Value>> {
         if moves == 0 {
             bail!("no moves (not a record)");
         }
-        return Ok(vec![json!({ "id": "", "gold": "", "silver": "", "result": "", "moves": moves })]);
+        return Ok(vec![
+            json!({ "id": "", "gold": "", "silver": "", "result": "", "moves": moves }),
+        ]);
     }
     let games = parse_archive(&text)?;
     Ok(games
@@ -252,8 +254,17 @@ mod tests {
         let sneaky = format!("{}/../secret.txt", inside.display());
         assert_eq!(roots.resolve(&sneaky).unwrap_err().status, 403);
         assert_eq!(roots.resolve("/etc/passwd").unwrap_err().status, 403);
-        assert_eq!(roots.resolve(&format!("{}/nope", inside.display())).unwrap_err().status, 404);
-        assert_eq!(roots.match_dirs(), vec![inside.join("m1").canonicalize().unwrap()]);
+        assert_eq!(
+            roots
+                .resolve(&format!("{}/nope", inside.display()))
+                .unwrap_err()
+                .status,
+            404
+        );
+        assert_eq!(
+            roots.match_dirs(),
+            vec![inside.join("m1").canonicalize().unwrap()]
+        );
         assert_eq!(roots.record_files().len(), 2);
         assert!(Roots::new(&[base.join("missing")]).is_err());
         std::fs::remove_dir_all(&base).unwrap();

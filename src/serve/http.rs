@@ -202,7 +202,9 @@ pub fn respond(r: tiny_http::Request, result: ApiResult) {
         Err(e) => (
             e.status,
             "application/json",
-            serde_json::json!({ "error": e.message }).to_string().into_bytes(),
+            serde_json::json!({ "error": e.message })
+                .to_string()
+                .into_bytes(),
             None,
         ),
     };
@@ -242,8 +244,18 @@ mod tests {
         assert_eq!(q["path"], "runs/a b/games.tsv");
         assert_eq!(q["id"], "3");
         assert_eq!(q["x"], "");
-        assert!(parse_target("/a?p=%zz").unwrap_err().message.contains("escape"));
-        assert!(parse_target("/a?p=%ff").unwrap_err().message.contains("UTF-8"));
+        assert!(
+            parse_target("/a?p=%zz")
+                .unwrap_err()
+                .message
+                .contains("escape")
+        );
+        assert!(
+            parse_target("/a?p=%ff")
+                .unwrap_err()
+                .message
+                .contains("UTF-8")
+        );
         assert!(parse_target("/a?p=%2").is_err());
     }
 

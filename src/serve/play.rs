@@ -279,19 +279,18 @@ impl Sessions {
 
     /// The session `id`, marked as seen.
     pub fn get(&self, id: &str) -> Result<Arc<Session>, ApiError> {
-        let s = lock(&self.map)
-            .get(id)
-            .cloned()
-            .ok_or_else(|| ApiError::not_found(format!("no game `{id}` (closed, or never started)")))?;
+        let s = lock(&self.map).get(id).cloned().ok_or_else(|| {
+            ApiError::not_found(format!("no game `{id}` (closed, or never started)"))
+        })?;
         lock(&s.state).last_seen = Instant::now();
         Ok(s)
     }
 
     /// Closes `id`: its search stops and it is forgotten.
     pub fn close(&self, id: &str) -> Result<(), ApiError> {
-        let s = lock(&self.map)
-            .remove(id)
-            .ok_or_else(|| ApiError::not_found(format!("no game `{id}` (closed, or never started)")))?;
+        let s = lock(&self.map).remove(id).ok_or_else(|| {
+            ApiError::not_found(format!("no game `{id}` (closed, or never started)"))
+        })?;
         s.shut();
         Ok(())
     }
@@ -492,7 +491,9 @@ impl Session {
             .spawn(move || {
                 let root = game.position().clone();
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    searcher.search(&game, &limits, &stop, &mut |r| me.report(generation, &root, r))
+                    searcher.search(&game, &limits, &stop, &mut |r| {
+                        me.report(generation, &root, r)
+                    })
                 }));
                 me.shared.searching.fetch_sub(1, Ordering::SeqCst);
                 // A searcher that panicked may be half-updated: not reused.
@@ -719,7 +720,15 @@ mod tests {
         assert_eq!(s.view()["version"], v["version"]);
         s.setup(&setup).unwrap();
         let v = wait_for(&s, |v| v["your_turn"] == true);
-        assert_eq!(v["board"].as_str().unwrap().chars().filter(|c| *c != ' ').count(), 32);
+        assert_eq!(
+            v["board"]
+                .as_str()
+                .unwrap()
+                .chars()
+                .filter(|c| *c != ' ')
+                .count(),
+            32
+        );
         // An illegal step (a rabbit backward) is refused and names why.
         let rabbit = v["legal"]
             .as_array()
@@ -790,7 +799,10 @@ mod tests {
         all.close(&s.id).unwrap();
         let start = Instant::now();
         while all.shared.searching.load(Ordering::SeqCst) > 0 {
-            assert!(start.elapsed() < Duration::from_secs(10), "the search went on");
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the search went on"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }

@@ -22,7 +22,11 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// A record's moves, read from an allowed file.
-pub fn load(roots: &Roots, path: &str, id: Option<&str>) -> Result<Vec<(String, String)>, ApiError> {
+pub fn load(
+    roots: &Roots,
+    path: &str,
+    id: Option<&str>,
+) -> Result<Vec<(String, String)>, ApiError> {
     let (_, text) = roots.read(path)?;
     let id = id.filter(|i| !i.is_empty());
     record_moves(&text, id).map_err(|e| ApiError::bad(format!("{path}: {e}")))
@@ -118,17 +122,16 @@ pub fn analyse_position(
     let r = searcher
         .search(&game, &limits, &stop, &mut |_| {})
         .ok_or_else(|| ApiError::conflict("no legal move in this position"))?;
-    let turns: Vec<Vec<[String; 2]>> = r
-        .pv
-        .iter()
-        .take(2)
-        .map(|t| {
-            t.steps()
-                .into_iter()
-                .map(|s| [s.from.to_string(), s.to.to_string()])
-                .collect()
-        })
-        .collect();
+    let turns: Vec<Vec<[String; 2]>> =
+        r.pv.iter()
+            .take(2)
+            .map(|t| {
+                t.steps()
+                    .into_iter()
+                    .map(|s| [s.from.to_string(), s.to.to_string()])
+                    .collect()
+            })
+            .collect();
     Ok(json!({
         "side": root.side().name(),
         "depth": r.depth,
@@ -305,7 +308,15 @@ mod tests {
         let boards = v["boards"].as_array().unwrap();
         assert_eq!(boards.len(), moves.len() + 1);
         assert_eq!(boards[0].as_str().unwrap().trim(), "");
-        assert_eq!(boards[2].as_str().unwrap().chars().filter(|c| *c != ' ').count(), 32);
+        assert_eq!(
+            boards[2]
+                .as_str()
+                .unwrap()
+                .chars()
+                .filter(|c| *c != ' ')
+                .count(),
+            32
+        );
         assert!(v["refused"].is_null());
         // A bad move stops the walk there and says why.
         let mut bad = moves.clone();
@@ -323,7 +334,9 @@ mod tests {
         let jobs = Jobs::new(1, Duration::from_secs(60));
         let moves = short_game();
         let id = jobs.start(&config, moves.clone(), Some(1), None).unwrap();
-        let e = jobs.start(&config, moves.clone(), Some(1), None).unwrap_err();
+        let e = jobs
+            .start(&config, moves.clone(), Some(1), None)
+            .unwrap_err();
         assert_eq!(e.status, 503, "one at a time here");
         let start = Instant::now();
         let v = loop {
@@ -335,7 +348,11 @@ mod tests {
             std::thread::sleep(Duration::from_millis(20));
         };
         assert_eq!(v["done"], moves.len());
-        assert_eq!(v["lines"].as_array().unwrap().len(), moves.len() - 2, "setups have none");
+        assert_eq!(
+            v["lines"].as_array().unwrap().len(),
+            moves.len() - 2,
+            "setups have none"
+        );
         assert!(v["error"].is_null());
         assert_eq!(jobs.view("a99").unwrap_err().status, 404);
         let p = analyse_position(&config, &moves, 2, Some(2), None).unwrap();

@@ -154,14 +154,21 @@ mod tests {
         .unwrap();
         let roots = Roots::new(std::slice::from_ref(&dir)).unwrap();
         let v = match_view(&roots, &dir.display().to_string()).unwrap();
-        assert_eq!(v["finished"].as_array().unwrap().len(), 2, "half a line is dropped");
+        assert_eq!(
+            v["finished"].as_array().unwrap().len(),
+            2,
+            "half a line is dropped"
+        );
         assert_eq!(v["standings"][0]["engine"], "A");
         assert_eq!(v["standings"][0]["wins"], 1);
         assert_eq!(v["standings"][1]["wins"], 1);
         let live = &v["live"][0];
         assert_eq!(live["gold"], "A");
         assert_eq!(live["label"], "2s");
-        assert_eq!(live["board"].as_str().unwrap().chars().nth(8 * 4 + 4), Some('E'));
+        assert_eq!(
+            live["board"].as_str().unwrap().chars().nth(8 * 4 + 4),
+            Some('E')
+        );
         assert_eq!(match_view(&roots, "/tmp").unwrap_err().status, 403);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -63,7 +63,10 @@ impl Server {
             .nth(1)
             .and_then(|c| c.parse().ok())
             .unwrap_or_else(|| panic!("no status in `{text}`"));
-        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+        let body = text
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, b)| b)
+            .to_string();
         (status, body)
     }
 
@@ -125,8 +128,7 @@ pub fn fixtures(tag: &str) -> PathBuf {
         records.join("short-game.txt"),
     )
     .unwrap();
-    let archive =
-        std::fs::read_to_string(manifest.join("tests/data/games-2026-02.tsv")).unwrap();
+    let archive = std::fs::read_to_string(manifest.join("tests/data/games-2026-02.tsv")).unwrap();
     let mut lines = archive.lines().filter(|l| !l.starts_with('#'));
     let header = lines.next().unwrap();
     let rows: Vec<&str> = lines.take(2).collect();
