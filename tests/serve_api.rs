@@ -283,6 +283,11 @@ fn closed_and_silent_tabs_free_their_search() {
         let v = s.ok("POST", &format!("/api/play/{id}/setup"), Some(&body));
         assert_eq!(v["engine"]["thinking"], true);
         assert_eq!(searching(&s), 1);
+        // The search is shown as it goes: depth, score, its variation.
+        let v = wait_until(&s, &id, |v| v["engine"]["depth"].as_u64() > Some(1));
+        let pv = &v["engine"]["pv_turns"][0];
+        assert!(pv.as_array().is_some_and(|t| !t.is_empty()), "{v}");
+        assert!(!v["engine"]["pv"].as_str().unwrap().is_empty());
         if close {
             s.ok("POST", &format!("/api/play/{id}/close"), None);
         }

@@ -25,7 +25,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=4096))]
     hash: u64,
     /// Most games open at once (each tab playing is one).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=64))]
     max_games: u64,
     /// Seconds after which a game whose page stopped asking is closed
     /// and its search stopped.

@@ -1,7 +1,7 @@
 //! `aamir serve`: a local web page to play aamir, review games with its
 //! analysis and watch matches live.
 //!
-//! The server is [`tiny_http`] on a few threads; the page (HTML, CSS,
+//! The server is [`tiny_http`] on a thread per game and a few more; the page (HTML, CSS,
 //! JavaScript) is compiled into the binary ([`assets`]). The page holds no
 //! rules: every step, setup and turn goes to the server, which checks it
 //! with the engine's own rules ([`play`]), and the engine's search runs
@@ -28,9 +28,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Threads answering requests: a long poll holds one for up to ten
-/// seconds, so a few tabs need a few threads.
-const WORKERS: usize = 8;
+/// Threads answering requests beside one per game: a game's long poll
+/// holds a thread for up to ten seconds, and the other requests must not
+/// wait behind them.
+const SPARE_WORKERS: usize = 4;
 
 /// How the server is set up.
 #[derive(Clone, Debug)]
@@ -82,7 +83,7 @@ pub fn run(opts: Options) -> Result<()> {
             }
         })?;
     let mut workers = Vec::new();
-    for i in 0..WORKERS {
+    for i in 0..opts.max_games + SPARE_WORKERS {
         let (server, app) = (Arc::clone(&server), Arc::clone(&app));
         workers.push(
             std::thread::Builder::new()

@@ -767,6 +767,38 @@ mod tests {
     }
 
     #[test]
+    fn the_end_of_the_game_is_shown_with_its_reason() {
+        let all = sessions();
+        let req = NewGame {
+            color: "gold".into(),
+            depth: Some(1),
+            time: None,
+        };
+        let s = all.create(&req).unwrap();
+        {
+            // Gold's rabbit one step from goal, gold to move.
+            let pos = crate::board::notation::parse_board_string(
+                Color::Gold,
+                "[ r      R      e                   E                            ]",
+            )
+            .unwrap();
+            let mut st = lock(&s.state);
+            st.game = Game::from_position(pos, 10);
+            st.setup_default = None;
+            s.advance(&mut st);
+        }
+        let v = s.step("a7", "a8").unwrap();
+        assert_eq!(v["can_end"], true);
+        let v = s.end_turn().unwrap();
+        assert_eq!(v["phase"], "over");
+        assert_eq!(v["your_turn"], false);
+        let why = v["outcome"].as_str().unwrap();
+        assert!(why.contains("gold won by goal"), "{why}");
+        assert_eq!(s.step("b8", "c8").unwrap_err().status, 409);
+        assert_eq!(s.end_turn().unwrap_err().message, "the game is over");
+    }
+
+    #[test]
     fn bad_new_games_are_refused_and_closed_tabs_stop_their_search() {
         let all = sessions();
         let bad = |color: &str, depth, time| {
