@@ -187,12 +187,29 @@ fn bad_requests_get_a_4xx_naming_the_fault_and_change_nothing() {
     let e = s.refused("POST", &format!("/api/play/{id}/setup"), Some(&big), 413);
     assert!(e.contains("over 65536 bytes"), "{e}");
     let lying = format!(
-        "POST {step} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{}\r\n0\r\n\r\n",
+        "POST {step} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{}\r\n0\r\n\r\n",
+        s.addr,
         70_000,
         "x".repeat(70_000)
     );
     let (status, _) = s.raw(lying.as_bytes());
     assert_eq!(status, 413);
+    // Requests another site's page could make: under a foreign Host (DNS
+    // rebinding), or a body not declared JSON (a form, a beacon).
+    let foreign = format!(
+        "GET /api/games HTTP/1.1\r\nHost: evil.example:{}\r\nConnection: close\r\n\r\n",
+        s.addr.rsplit(':').next().unwrap()
+    );
+    let (status, text) = s.raw(foreign.as_bytes());
+    assert_eq!(status, 403, "{text}");
+    assert!(text.contains("evil.example"), "{text}");
+    let form = format!(
+        "POST {step} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 23\r\n\r\n{{\"from\":\"a2\",\"to\":\"a3\"}}",
+        s.addr
+    );
+    let (status, text) = s.raw(form.as_bytes());
+    assert_eq!(status, 415, "{text}");
+    assert!(text.contains("application/json"), "{text}");
     let after = s.ok("GET", &format!("/api/play/{id}"), None);
     assert_eq!(after["version"], v["version"], "still nothing changed");
     // The server is still there and still plays.
@@ -328,6 +345,7 @@ fn a_running_match_shows_its_games_in_progress() {
             "--out",
         ])
         .arg(&out)
+        .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();

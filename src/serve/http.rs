@@ -151,14 +151,38 @@ pub fn parse_target(url: &str) -> Result<(String, HashMap<String, String>), ApiE
     Ok((percent_decode(path, false)?, params))
 }
 
+/// The value of a request header, if present.
+fn header_value<'a>(r: &'a tiny_http::Request, name: &str) -> Option<&'a str> {
+    r.headers()
+        .iter()
+        .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
+        .map(|h| h.value.as_str())
+}
+
 /// Reads a tiny_http request into a [`Req`], refusing a body over
 /// [`MAX_BODY`] (413) without reading past the limit.
-pub fn read_request(r: &mut tiny_http::Request) -> Result<Req, ApiError> {
+///
+/// `hosts`, when not empty, are the only `Host` headers taken: a page of
+/// another site that renamed its host to this machine's address (DNS
+/// rebinding) is refused, so it cannot read the `--games` files. A body
+/// must be declared JSON, which a page of another site cannot send here
+/// without the browser asking first (and the server never agrees), so it
+/// cannot play moves in someone's game either.
+pub fn read_request(r: &mut tiny_http::Request, hosts: &[String]) -> Result<Req, ApiError> {
     let method = match r.method() {
         tiny_http::Method::Get | tiny_http::Method::Head => Method::Get,
         tiny_http::Method::Post => Method::Post,
         m => return Err(ApiError::new(405, format!("method {m} is not served here"))),
     };
+    if !hosts.is_empty() {
+        let host = header_value(r, "Host").unwrap_or("");
+        if !hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
+            return Err(ApiError::forbidden(format!(
+                "Host `{host}` is not this server's address ({})",
+                hosts.join(", ")
+            )));
+        }
+    }
     let (path, query) = parse_target(r.url())?;
     if r.body_length().is_some_and(|n| n > MAX_BODY) {
         return Err(ApiError::new(
@@ -175,6 +199,17 @@ pub fn read_request(r: &mut tiny_http::Request) -> Result<Req, ApiError> {
         return Err(ApiError::new(
             413,
             format!("the request body is over {MAX_BODY} bytes"),
+        ));
+    }
+    let json = header_value(r, "Content-Type").is_some_and(|t| {
+        t.trim_start()
+            .to_ascii_lowercase()
+            .starts_with("application/json")
+    });
+    if !body.iter().all(u8::is_ascii_whitespace) && !json {
+        return Err(ApiError::new(
+            415,
+            "a request body must be JSON, sent as Content-Type: application/json",
         ));
     }
     Ok(Req {

@@ -82,13 +82,25 @@ pub fn run(opts: Options) -> Result<()> {
                 reaper.jobs.reap();
             }
         })?;
+    // On a loopback address only this machine's own names for it are
+    // taken as the Host (see `http::read_request`).
+    let hosts: Arc<Vec<String>> = Arc::new(if opts.bind.is_loopback() {
+        let port = addr.port();
+        vec![
+            format!("127.0.0.1:{port}"),
+            format!("localhost:{port}"),
+            format!("[::1]:{port}"),
+        ]
+    } else {
+        Vec::new()
+    });
     let mut workers = Vec::new();
     for i in 0..opts.max_games + SPARE_WORKERS {
-        let (server, app) = (Arc::clone(&server), Arc::clone(&app));
+        let (server, app, hosts) = (Arc::clone(&server), Arc::clone(&app), Arc::clone(&hosts));
         workers.push(
             std::thread::Builder::new()
                 .name(format!("http {i}"))
-                .spawn(move || serve_requests(&server, &app))?,
+                .spawn(move || serve_requests(&server, &app, &hosts))?,
         );
     }
     outln!("aamir serve: http://{addr}/ (Ctrl-C stops)")?;
@@ -100,7 +112,7 @@ pub fn run(opts: Options) -> Result<()> {
 }
 
 /// One worker: takes requests until the server stops.
-fn serve_requests(server: &tiny_http::Server, app: &api::App) {
+fn serve_requests(server: &tiny_http::Server, app: &api::App, hosts: &[String]) {
     loop {
         let mut rq = match server.recv() {
             Ok(rq) => rq,
@@ -111,7 +123,7 @@ fn serve_requests(server: &tiny_http::Server, app: &api::App) {
                 continue;
             }
         };
-        let result = http::read_request(&mut rq).and_then(|req| {
+        let result = http::read_request(&mut rq, hosts).and_then(|req| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| api::handle(app, &req)))
                 .unwrap_or_else(|_| {
                     Err(http::ApiError::new(

@@ -393,6 +393,11 @@ impl Session {
             .iter()
             .map(|p| json!({ "label": p.label, "text": p.notation }))
             .collect();
+        let human = st.human.to_char();
+        let can_takeback = game
+            .record()
+            .iter()
+            .any(|p| matches!(p.mv, Move::Turn(_)) && p.label.ends_with(human));
         let e = &st.engine;
         json!({
             "id": self.id,
@@ -411,6 +416,7 @@ impl Session {
             "end_error": end_error,
             "last_move": last_move,
             "record": record,
+            "can_takeback": can_takeback,
             "outcome": game.outcome().map(|o| o.describe()),
             "setup_default": st.setup_default,
             "engine": {
@@ -758,8 +764,10 @@ mod tests {
         assert!(v["engine"]["depth"].as_u64().unwrap() >= 1, "{v}");
         let text = s.record_text();
         assert!(text.contains("\n2g ") && text.contains("\n2s "), "{text}");
+        assert_eq!(s.view()["can_takeback"], true);
         let v = s.takeback().unwrap();
         assert_eq!(v["record"].as_array().unwrap().len(), 2);
+        assert_eq!(v["can_takeback"], false);
         assert_eq!(v["your_turn"], true);
         assert_eq!(s.takeback().unwrap_err().status, 409);
         all.close(&s.id).unwrap();

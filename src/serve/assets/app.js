@@ -250,7 +250,7 @@ function drawPlay() {
   $('undo').disabled = !st.your_turn || st.steps === '';
   $('end').disabled = !st.your_turn || !st.can_end;
   $('end').title = st.end_error || '';
-  $('takeback').disabled = !st.record.some((m) => m.label.endsWith(st.human[0]) && !m.text.match(/^[A-Za-z][a-h][1-8]( |$)/) );
+  $('takeback').disabled = !st.can_takeback;
   $('save').hidden = st.record.length === 0;
   $('save').href = `/api/play/${st.id}/record`;
   $('save').setAttribute('download', `aamir-${st.id}.txt`);

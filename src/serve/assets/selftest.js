@@ -92,6 +92,7 @@
       check(`turn ${turn}: the record lists the moves`, $('play-record').children.length === n + 2, $('play-record').children.length);
     }
     const n = P.state.record.length;
+    check('take back is offered', !$('takeback').disabled, '');
     $('takeback').click();
     await waitFor(() => P.state.record.length === n - 2, 'the take-back');
     check('take back removes a turn and the answer', drawn(P.board) === P.state.board && P.state.your_turn, drawn(P.board));
@@ -115,7 +116,7 @@
     $('rv-depth').value = q.get('depth') || 'd2';
     $('rv-analyze').click();
     await waitFor(() => $('rv-blunders').children.length > 0, 'the analysis');
-    const turns = R.rec.moves.filter((m) => !/^[A-Za-z][a-h][1-8]( |$)/.test(m.text)).length;
+    const turns = R.rec.moves.filter((m) => m.steps.length > 0).length;
     const dots = document.querySelectorAll('#rv-graph circle');
     check('the graph has a point per turn', dots.length === turns && R.lines.length === turns, `${dots.length} ${turns}`);
     dots[dots.length - 1].dispatchEvent(new MouseEvent('click', { bubbles: true }));
