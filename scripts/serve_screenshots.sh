@@ -35,7 +35,7 @@ shot() { # name query prefix delay
   kill -- -"$pid" 2>/dev/null || true
 }
 mkdir -p docs/serve
-shot play "?selftest=play&strength=d6&show=1#play" 'selftest ' 0
+shot play "?selftest=play&strength=d8&keep=1&show=1#play" 'selftest ' 0
 shot review "?selftest=review&depth=d4&show=1&tab=review&path=$(enc "$work/games/short-game.txt")#review" 'selftest ' 0
 sleep 5
 shot watch "?tab=watch&path=$(enc "$work/games/match")#watch" '-' 3000

@@ -49,7 +49,7 @@ fn print_report(root: &Position, r: &Report) -> Result<(), OutputError> {
 
 /// The limits of one search: `--time` if given, else the `depth` option
 /// if set, else `default`.
-pub fn limits(opts: &AnalyzeOptions, default: Duration) -> Result<Limits> {
+pub(crate) fn limits(opts: &AnalyzeOptions, default: Duration) -> Result<Limits> {
     let depth = opts.config.engine.depth_limit();
     // An analysis is asked for a fixed time: it thinks that long (starting
     // iterations until then and cutting the last one), with no reserve to
@@ -131,7 +131,7 @@ fn normal_label(label: &str) -> String {
 
 /// Plays `moves` up to (not including) the one labelled `stop`, or all of
 /// them; the game keeps its history, so repetitions count as in the game.
-pub fn play_until(moves: &[(String, String)], stop: Option<&str>) -> Result<Game> {
+pub(crate) fn play_until(moves: &[(String, String)], stop: Option<&str>) -> Result<Game> {
     let stop = stop.map(normal_label);
     let mut walk = walk(moves);
     while stop.as_deref() != Some(walk.game().label().as_str()) {
@@ -185,7 +185,7 @@ pub fn run_game(
 }
 
 /// A score for the table: `win`/`loss` for scores of a won/lost game.
-pub fn show_score(s: i32) -> String {
+fn show_score(s: i32) -> String {
     if s >= WIN_BOUND {
         "win".into()
     } else if s <= -WIN_BOUND {
