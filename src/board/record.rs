@@ -152,11 +152,11 @@ pub fn record_moves(text: &str, id: Option<&str>) -> Result<Vec<(String, String)
             (Some(id), _) => games
                 .iter()
                 .find(|g| g.id() == id)
-                .ok_or_else(|| bad(format!("no game with id {id}")))?,
+                .ok_or_else(|| bad(format!("the file has no game with id {id}")))?,
             (None, [only]) => only,
             (None, _) => {
                 return Err(bad(format!(
-                    "{} games: pick one with --id GAMEID",
+                    "the file holds {} games: pick one with --id GAMEID",
                     games.len()
                 )));
             }
@@ -165,7 +165,7 @@ pub fn record_moves(text: &str, id: Option<&str>) -> Result<Vec<(String, String)
     }
     if id.is_some() {
         return Err(bad(
-            "--id picks a game of an archive; this is a movelist".into()
+            "--id picks a game of an archive; the file is a movelist".into(),
         ));
     }
     let lines: Vec<&str> = text
