@@ -21,6 +21,9 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Longest search of one position asked by the page.
+const POSITION_CAP: Duration = Duration::from_secs(30);
+
 /// A record's moves, read from an allowed file.
 pub fn load(
     roots: &Roots,
@@ -108,7 +111,12 @@ pub fn analyse_position(
         (None, None) => Some(1.0),
         (_, t) => t,
     };
-    let (limits, _) = strength_limits(config, depth, time)?;
+    let (mut limits, _) = strength_limits(config, depth, time)?;
+    // The answer holds a request thread: never longer than this, whatever
+    // depth was asked.
+    let cap = Some(limits.hard.map_or(POSITION_CAP, |h| h.min(POSITION_CAP)));
+    limits.hard = cap;
+    limits.soft = limits.soft.map(|s| s.min(POSITION_CAP));
     let game = game_at(moves, ply)?;
     if let Some(o) = game.outcome() {
         return Ok(json!({ "note": format!("game over: {}", o.describe()) }));
