@@ -5,7 +5,7 @@
 //! The modules form layers, each built only on the ones below it:
 //!
 //! ```text
-//! aei, arena, tools, tune (and the CLI)    front ends
+//! aei, arena, serve, tools, tune (+ CLI)   front ends
 //!          search                            finding the best turn
 //!          eval                              scoring a position
 //!          tactics                           goal and capture questions
@@ -34,6 +34,8 @@
 //! - [`search`]: finding the best turn within time and depth limits.
 //! - [`aei`]: the Arimaa Engine Interface session controllers talk to.
 //! - [`arena`]: matches between AEI engines (`aamir match`).
+//! - [`serve`]: `aamir serve`, the local web page to play the engine,
+//!   review games and watch matches.
 //! - [`tools`]: the command-line tools built on them (move counting, record
 //!   replay, benchmarks, goal and capture queries; with `dev`, the studies
 //!   against the oracles).
@@ -65,6 +67,7 @@ pub mod lineio;
 pub mod out;
 pub mod rng;
 pub mod search;
+pub mod serve;
 pub mod settings;
 pub mod tactics;
 pub mod timeman;

@@ -1,10 +1,11 @@
 //! The `aamir` binary: a thin dispatcher. Each front end owns its
-//! command line (`aei::cli`, `tools::cli`, `tune::cli`, `arena::cli`);
+//! command line (`aei::cli`, `tools::cli`, `tune::cli`, `arena::cli`,
+//! `serve::cli`);
 //! this file joins them into one and reports errors. With no arguments (or
 //! `aei`) it runs an AEI session on stdin/stdout.
 
 use aamir::out::{self, WriteFailure};
-use aamir::{aei, arena, tools, tune};
+use aamir::{aei, arena, serve, tools, tune};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
@@ -26,6 +27,9 @@ enum Command {
     /// Play a match between AEI engines (gauntlet or round robin), or
     /// `match merge` the summaries of its shards.
     Match(Box<arena::cli::MatchArgs>),
+    /// Show aamir on a local web page: play it, review games with its
+    /// analysis, watch matches live.
+    Serve(serve::cli::ServeArgs),
 }
 
 /// Status of a tool whose output pipe closed: what a shell reports for a
@@ -76,6 +80,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Tune(c)) => tune::cli::run(c),
         Some(Command::Match(args)) => arena::cli::main(*args),
         Some(Command::Aei(args)) => aei::cli::main(args),
+        Some(Command::Serve(args)) => serve::cli::main(args),
         None => aei::cli::main(aei::cli::AeiArgs::default()),
     }
 }

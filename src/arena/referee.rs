@@ -30,6 +30,7 @@ use super::result::{FaultRecord, MatchGame, MoveRecord, Side, Termination};
 use super::spec::EngineSpec;
 use crate::board::{Judge, Phase};
 use crate::timeman::TimeControl;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -45,6 +46,10 @@ pub struct Rules {
     pub margin: Duration,
     /// Limit for `aeiok` and `readyok`.
     pub ready_timeout: Duration,
+    /// Folder of the games in progress (`DIR/live`): each game keeps its
+    /// moves there as a movelist file, rewritten after every move and
+    /// removed when the game ends, so that `aamir serve` can show it.
+    pub live: Option<PathBuf>,
 }
 
 /// One game to play.
@@ -284,6 +289,7 @@ impl<'a> Referee<'a> {
                 used: None,
                 reserve: None,
             });
+            self.write_live();
             for side in [Side::Gold, Side::Silver] {
                 let p = self.procs[side.index()].as_mut().expect("engine started");
                 p.send(&format!("makemove {}", played.notation))
@@ -434,6 +440,7 @@ impl<'a> Referee<'a> {
                 used: Some(used.as_secs_f64()),
                 reserve: Some(reserves[side.index()].as_secs_f64()),
             });
+            self.write_live();
             if self.judge.game().outcome().is_none() {
                 for s in [side, side.other()] {
                     let p = self.procs[s.index()].as_mut().expect("engine started");
@@ -442,6 +449,36 @@ impl<'a> Referee<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// This game's file among the games in progress.
+    fn live_path(&self) -> Option<PathBuf> {
+        let dir = self.rules.live.as_ref()?;
+        Some(dir.join(format!("game-{}.txt", self.task.id)))
+    }
+
+    /// Rewrites the game's live file: the players as comment lines, then
+    /// the moves one a line, a movelist file `aamir analyze --game` reads.
+    /// Written beside and renamed, so that a reader never sees half a
+    /// file. A failure only costs the live view, never the game.
+    fn write_live(&self) {
+        let Some(path) = self.live_path() else {
+            return;
+        };
+        let mut text = format!(
+            "# game {}\n# gold {}\n# silver {}\n",
+            self.task.id,
+            self.name(Side::Gold),
+            self.name(Side::Silver)
+        );
+        for m in &self.moves {
+            text.push_str(&format!("{} {}\n", m.label, m.text));
+        }
+        let part = path.with_extension("part");
+        let written = std::fs::write(&part, text).and_then(|()| std::fs::rename(&part, &path));
+        if let Err(e) = written {
+            log::warn!("live file {}: {e}", path.display());
         }
     }
 
@@ -510,6 +547,10 @@ pub fn play_game(
             Ok(()) => r.play_turns(abort),
         },
     };
+    if let Some(path) = r.live_path() {
+        // The game is over (or abandoned): it is no longer in progress.
+        let _ = std::fs::remove_file(path);
+    }
     let Some(end) = end else {
         // Aborted: the engines may be mid-search; do not reuse them.
         for p in r.procs.iter_mut().flatten() {

@@ -279,6 +279,12 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
         );
     }
 
+    // The games in progress (`aamir serve` shows them); files left by a
+    // runner that was killed are not in progress any more.
+    let live = opts.out.join("live");
+    let _ = std::fs::remove_dir_all(&live);
+    std::fs::create_dir_all(&live).with_context(|| format!("creating {}", live.display()))?;
+    let live = &live;
     let interrupted = interrupt_flag();
     let abort = Arc::new(AtomicBool::new(false));
     let mut notes = preflight(config, ready, &interrupted)?;
@@ -356,6 +362,7 @@ pub fn run(opts: RunOptions) -> Result<Summary> {
                         turn_limit: config.turn_limit,
                         margin,
                         ready_timeout: ready,
+                        live: Some(live.clone()),
                     };
                     let (mut gs, mut ss) = (cache[g.gold].take(), cache[g.silver].take());
                     let r = play_game(&task, &rules, [&mut gs, &mut ss], abort);

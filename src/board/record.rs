@@ -135,6 +135,53 @@ pub fn parse_archive(text: &str) -> Result<Vec<GameRecord>, NotationError> {
     Ok(games)
 }
 
+/// The moves of one game in a record file's text: an arimaa.com archive
+/// (the game `id`, which may be left out when the file holds one game) or
+/// a movelist file (`1g ...` / `1w ...` lines, as AEI's `analyze` and
+/// other bots' analysis tools read them: lines before the first move are
+/// skipped, the moves end at the first line that is not one).
+pub fn record_moves(text: &str, id: Option<&str>) -> Result<Vec<(String, String)>, NotationError> {
+    let bad = |m: String| NotationError::BadRecord(m);
+    let first = text
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .unwrap_or("");
+    if first.contains('\t') {
+        let games = parse_archive(text)?;
+        let game = match (id, games.as_slice()) {
+            (Some(id), _) => games
+                .iter()
+                .find(|g| g.id() == id)
+                .ok_or_else(|| bad(format!("the file has no game with id {id}")))?,
+            (None, [only]) => only,
+            (None, _) => {
+                return Err(bad(format!(
+                    "the file holds {} games: pick one with --id GAMEID",
+                    games.len()
+                )));
+            }
+        };
+        return Ok(game.moves.clone());
+    }
+    if id.is_some() {
+        return Err(bad(
+            "--id picks a game of an archive; the file is a movelist".into(),
+        ));
+    }
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| !l.starts_with(|c: char| c.is_ascii_digit()))
+        .take_while(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    if lines.is_empty() {
+        return Err(bad(
+            "no moves (lines like `1g Ra1 Rb1 ...` or `12s Ed7s ...`)".into(),
+        ));
+    }
+    parse_movelist(&lines.join("\\n"))
+}
+
 /// What replaying a record found.
 #[derive(Clone, Debug)]
 pub struct Replay {

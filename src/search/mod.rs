@@ -13,6 +13,7 @@ pub mod config;
 pub mod order_weights;
 pub mod ordering;
 pub mod params;
+pub mod review;
 pub mod setup;
 pub mod tt;
 pub mod variants;

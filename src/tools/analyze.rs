@@ -6,12 +6,13 @@
 //! to each move played and listing the moves that lost the most.
 
 use crate::board::notation::long_diagram;
-use crate::board::record::{ReplayError, Replayer, parse_archive, parse_movelist};
+use crate::board::record::{ReplayError, Replayer, record_moves};
 use crate::board::{Game, Phase, Position, pv_notation};
 use crate::out::OutputError;
 use crate::outln;
+use crate::search::review::{MISTAKE, analyse_moves};
 use crate::search::tt::WIN_BOUND;
-use crate::search::{EngineConfig, Limits, Report, SearchResult, Searcher};
+use crate::search::{EngineConfig, Limits, Report, Searcher};
 use crate::timeman::Schedule;
 use crate::tools::movecount::load_position;
 use anyhow::{Context, Result, bail};
@@ -30,15 +31,6 @@ const DEFAULT_TIME: Duration = Duration::from_secs(5);
 /// Thinking time per move of `--all` when neither is given: a 60-move
 /// game takes a couple of minutes.
 pub const DEFAULT_TIME_PER_MOVE: Duration = Duration::from_secs(1);
-/// Scores are capped at this for the drops of `--all` (30 rabbits, more
-/// than any material): a missed win counts as a large drop, not 30,000.
-const SCORE_CAP: i32 = 3000;
-/// A drop of at least a rabbit is marked `?`, of three rabbits `??`; the
-/// blunder list holds the largest drops of at least a rabbit.
-const MISTAKE: i32 = 100;
-const BLUNDER: i32 = 300;
-/// Longest blunder list.
-const BLUNDER_LIST: usize = 5;
 
 fn print_report(root: &Position, r: &Report) -> Result<(), OutputError> {
     let pv = pv_notation(root, &r.pv).unwrap_or_else(|e| format!("(unwritable: {e})"));
@@ -129,38 +121,7 @@ fn analyse_game(game: &Game, opts: &AnalyzeOptions) -> Result<()> {
 /// skipped, the moves end at the first line that is not one).
 pub fn load_record(path: &str, id: Option<&str>) -> Result<Vec<(String, String)>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
-    let first = text
-        .lines()
-        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .unwrap_or("");
-    if first.contains('\t') {
-        let games = parse_archive(&text).with_context(|| format!("reading archive {path}"))?;
-        let game = match (id, games.as_slice()) {
-            (Some(id), _) => games
-                .iter()
-                .find(|g| g.id() == id)
-                .with_context(|| format!("{path} has no game with id {id}"))?,
-            (None, [only]) => only,
-            (None, _) => bail!(
-                "{path} holds {} games: pick one with --id GAMEID",
-                games.len()
-            ),
-        };
-        return Ok(game.moves.clone());
-    }
-    if id.is_some() {
-        bail!("--id picks a game of an archive; {path} is a movelist");
-    }
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .skip_while(|l| !l.starts_with(|c: char| c.is_ascii_digit()))
-        .take_while(|l| l.starts_with(|c: char| c.is_ascii_digit()))
-        .collect();
-    if lines.is_empty() {
-        bail!("{path}: no moves (lines like `1g Ra1 Rb1 ...` or `12s Ed7s ...`)");
-    }
-    parse_movelist(&lines.join("\\n")).with_context(|| format!("reading movelist {path}"))
+    record_moves(&text, id).with_context(|| format!("reading {path}"))
 }
 
 /// A label in the current spelling: `12w` is `12g`, `12b` is `12s`.
@@ -234,39 +195,6 @@ fn show_score(s: i32) -> String {
     }
 }
 
-/// One searched position: its score for the side to move, and its best
-/// move in notation.
-struct Verdict {
-    score: i32,
-    best: String,
-    /// The position after the best move, to tell whether the move played
-    /// was the same turn written differently.
-    after: Position,
-}
-
-fn search_one(searcher: &mut Searcher, game: &Game, limits: &Limits) -> Option<Verdict> {
-    let stop = AtomicBool::new(false);
-    let r: SearchResult = searcher.search(game, limits, &stop, &mut |_| {})?;
-    let mut next = game.clone();
-    let played = next.play_turn(&r.best).ok()?;
-    Some(Verdict {
-        score: r.score,
-        best: played.notation,
-        after: next.position().clone(),
-    })
-}
-
-/// One line of `--all`.
-struct MoveLine {
-    label: String,
-    played: String,
-    /// Score before the move (aamir's best) and after the move played,
-    /// both for the player of the move.
-    best_score: i32,
-    after_score: i32,
-    drop: i32,
-}
-
 /// `aamir analyze --game FILE --all`: every move of the game next to
 /// aamir's choice, each position searched within the per-move budget,
 /// then the moves that lost the most.
@@ -292,76 +220,36 @@ pub fn run_all(path: &str, id: Option<&str>, opts: &AnalyzeOptions) -> Result<()
         "score",
         "drop"
     )?;
-    let mut walk = walk(&moves);
-    // The verdict on the position before the next move, searched when the
-    // last move's "after" score was needed.
-    let mut pending: Option<Verdict> = None;
-    let mut lines = Vec::new();
-    for i in 0.. {
-        let verdict = match (pending.take(), walk.game().phase()) {
-            (_, Phase::Setup(_)) => None,
-            (Some(v), _) => Some(v),
-            (None, _) => search_one(&mut searcher, walk.game(), &limits),
-        };
-        let Some(m) = walk.next() else {
-            break;
-        };
-        let m = m.map_err(refused)?;
-        let (mover, played, game) = (m.side(), m.played, walk.game());
-        let Some(verdict) = verdict else {
-            continue;
-        };
-        // The position after the move played, for its player: the game's
-        // verdict if it ended, else minus the opponent's score there.
-        let after_score = match game.outcome() {
-            Some(o) if o.winner == mover => WIN_BOUND,
-            Some(_) => -WIN_BOUND,
-            None if game.phase() == Phase::Play => {
-                let next = search_one(&mut searcher, game, &limits);
-                // No move there: the opponent has none, which loses.
-                let s = next.as_ref().map_or(WIN_BOUND, |v| -v.score);
-                if i + 1 < moves.len() {
-                    pending = next;
-                }
-                s
+    let stop = AtomicBool::new(false);
+    // A line that cannot be written ends the walk: its reader is gone.
+    let mut failed = None;
+    let analysis = analyse_moves(&moves, &mut searcher, &limits, &stop, &mut |_, line| {
+        if let Some(l) = line {
+            let written = outln!(
+                "{:<5} {:<28} {:>6}  {:<28} {:>6}  {:>5} {}",
+                l.label,
+                l.played,
+                show_score(l.after_score),
+                l.best.as_deref().unwrap_or("="),
+                show_score(l.best_score),
+                l.drop,
+                l.mark()
+            );
+            if let Err(e) = written {
+                failed = Some(e);
+                return false;
             }
-            None => 0,
-        };
-        let same = verdict.after == *game.position();
-        let capped = |s: i32| s.clamp(-SCORE_CAP, SCORE_CAP);
-        let drop = if same {
-            0
-        } else {
-            (capped(verdict.score) - capped(after_score)).max(0)
-        };
-        let mark = match drop {
-            d if d >= BLUNDER => "??",
-            d if d >= MISTAKE => "?",
-            _ => "",
-        };
-        outln!(
-            "{:<5} {:<28} {:>6}  {:<28} {:>6}  {:>5} {mark}",
-            played.label,
-            played.notation,
-            show_score(after_score),
-            if same { "=" } else { verdict.best.as_str() },
-            show_score(verdict.score),
-            drop
-        )?;
-        lines.push(MoveLine {
-            label: played.label,
-            played: played.notation,
-            best_score: verdict.score,
-            after_score,
-            drop,
-        });
+        }
+        true
+    })
+    .map_err(refused)?;
+    if let Some(e) = failed {
+        return Err(e.into());
     }
-    if let Some(o) = walk.game().outcome() {
+    if let Some(o) = analysis.outcome {
         outln!("game over: {}", o.describe())?;
     }
-    let mut worst: Vec<&MoveLine> = lines.iter().filter(|l| l.drop >= MISTAKE).collect();
-    worst.sort_by_key(|l| std::cmp::Reverse(l.drop));
-    worst.truncate(BLUNDER_LIST);
+    let worst = analysis.blunders();
     if worst.is_empty() {
         outln!("blunders: none (no move lost {MISTAKE} or more)")?;
     } else {
