@@ -85,7 +85,7 @@ impl Evaluator {
     /// clamped to [`EVAL_LIMIT`].
     pub fn evaluate(&self, pos: &Position) -> i32 {
         if let Some(net) = &self.net {
-            return net.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            return self.with_base(net, net.evaluate(pos), pos);
         }
         self.evaluate_terms(pos)
     }
@@ -93,8 +93,18 @@ impl Evaluator {
     /// The network's score from accumulators kept by the caller (the
     /// search's), as [`Evaluator::evaluate`] would give it.
     #[inline]
-    pub fn evaluate_net(acc: &super::nnue::Accumulators, pos: &Position) -> i32 {
-        acc.evaluate(pos.side()).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    pub fn evaluate_net(&self, acc: &super::nnue::Accumulators, pos: &Position) -> i32 {
+        self.with_base(acc.net(), acc.evaluate(pos.side()), pos)
+    }
+
+    /// A net's score `e` of `pos` with what the net is added to.
+    #[inline]
+    fn with_base(&self, net: &super::nnue::Network, e: i32, pos: &Position) -> i32 {
+        let base = match net.base {
+            super::nnue::Base::None => 0,
+            super::nnue::Base::Terms => self.evaluate_terms(pos),
+        };
+        (e + base).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// The hand-weighted terms' score, whether or not a net is set.

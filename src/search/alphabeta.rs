@@ -168,7 +168,7 @@ impl<'a> Worker<'a> {
     fn eval_now(&self, pos: &Position) -> i32 {
         match &self.nn {
             Some(nn) => {
-                let e = Evaluator::evaluate_net(nn, pos);
+                let e = self.eval.evaluate_net(nn, pos);
                 debug_assert_eq!(e, self.eval.evaluate(pos), "accumulators out of step");
                 e
             }

@@ -21,9 +21,16 @@
 //!
 //! Among the best-scoring layouts the choice is random, so setups vary
 //! between games unless the session's `seed` option fixes the generator.
+//!
+//! With the learned evaluation on (`evalnet=1`) the net chooses among the
+//! same sound layouts instead ([`choose_setup`]): silver takes the
+//! layouts whose whole board the net likes best for silver, gold those
+//! whose worst silver answer leaves gold best off, each at random among
+//! those within [`NET_MARGIN`] of the best.
 
 use crate::board::notation::format_setup;
 use crate::board::{Bitboard, Color, Kind, Piece, Position, Square};
+use crate::eval::nnue::Network;
 use rand::Rng;
 use rand::seq::IndexedRandom;
 
@@ -176,10 +183,69 @@ impl Layout {
     }
 }
 
+/// Centi-rabbits within which the net's choices count as equally good.
+pub const NET_MARGIN: i32 = 10;
+
+/// Gold's score of the board `pos` holds plus both layouts, gold to move.
+fn net_score(net: &Network, pos: &Position, gold: Option<&Layout>, silver: &Layout) -> i32 {
+    let mut board = Position::empty(Color::Gold);
+    for sq in pos.occupied() {
+        if let Some(p) = pos.piece_at(sq) {
+            board.put(p, sq);
+        }
+    }
+    let gold = gold.map(|l| l.placements(Color::Gold)).unwrap_or_default();
+    for (p, sq) in gold.into_iter().chain(silver.placements(Color::Silver)) {
+        if board.piece_at(sq).is_none() {
+            board.put(p, sq);
+        }
+    }
+    net.evaluate(&board)
+}
+
+/// The net's choice among `candidates` for `color` (see the module doc).
+fn net_choice(net: &Network, pos: &Position, color: Color, candidates: &[Layout]) -> Vec<Layout> {
+    let scores: Vec<i32> = match color {
+        Color::Silver => candidates
+            .iter()
+            .map(|l| -net_score(net, pos, None, l))
+            .collect(),
+        Color::Gold => {
+            let replies = Layout::all();
+            candidates
+                .iter()
+                .map(|g| {
+                    replies
+                        .iter()
+                        .map(|s| net_score(net, pos, Some(g), s))
+                        .min()
+                        .unwrap_or(0)
+                })
+                .collect()
+        }
+    };
+    let Some(&top) = scores.iter().max() else {
+        return Vec::new();
+    };
+    candidates
+        .iter()
+        .zip(&scores)
+        .filter(|&(_, &s)| s >= top - NET_MARGIN)
+        .map(|(l, _)| *l)
+        .collect()
+}
+
 /// A full, legal setup for `color` on `pos` (whose setup area must be
-/// empty), in notation. Gold's choice is any camel-beside-elephant layout;
-/// silver's the best answer to gold's pieces on `pos`.
-pub fn choose_setup<R: Rng + ?Sized>(pos: &Position, color: Color, rng: &mut R) -> String {
+/// empty), in notation. Without a net, gold's choice is any
+/// camel-beside-elephant layout and silver's the best answer to gold's
+/// pieces on `pos` by the rules of the module doc; with one, the net's
+/// choice among the same layouts.
+pub fn choose_setup<R: Rng + ?Sized>(
+    pos: &Position,
+    color: Color,
+    rng: &mut R,
+    net: Option<&Network>,
+) -> String {
     let free = |l: &Layout| {
         l.placements(color)
             .iter()
@@ -187,6 +253,7 @@ pub fn choose_setup<R: Rng + ?Sized>(pos: &Position, color: Color, rng: &mut R) 
     };
     let candidates: Vec<Layout> = Layout::all().into_iter().filter(free).collect();
     let best: Vec<Layout> = match color {
+        _ if net.is_some() => net_choice(net.expect("checked"), pos, color, &candidates),
         Color::Gold => candidates
             .iter()
             .copied()
@@ -291,13 +358,49 @@ mod tests {
     fn play_both(seed: u64) -> (Game, String, String) {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut g = Game::new();
-        let gold = choose_setup(g.position(), Color::Gold, &mut rng);
+        let gold = choose_setup(g.position(), Color::Gold, &mut rng, None);
         g.play(&gold)
             .unwrap_or_else(|e| panic!("seed {seed} gold {gold}: {e}"));
-        let silver = choose_setup(g.position(), Color::Silver, &mut rng);
+        let silver = choose_setup(g.position(), Color::Silver, &mut rng, None);
         g.play(&silver)
             .unwrap_or_else(|e| panic!("seed {seed} silver {silver}: {e}"));
         (g, gold, silver)
+    }
+
+    /// With the net, silver's layout is among the net's best answers to
+    /// gold's and gold's among the best by the worst answer; both legal.
+    #[test]
+    fn the_net_chooses_among_the_layouts_it_likes_best() {
+        let net = Network::embedded();
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut g = Game::new();
+        let gold = choose_setup(g.position(), Color::Gold, &mut rng, Some(&net));
+        g.play(&gold).unwrap();
+        let silver = choose_setup(g.position(), Color::Silver, &mut rng, Some(&net));
+        let mut done = g.clone();
+        done.play(&silver).unwrap();
+        let silver_scores: Vec<(String, i32)> = Layout::all()
+            .iter()
+            .map(|l| {
+                let mut t = g.clone();
+                let text = format_setup(&l.placements(Color::Silver));
+                t.play(&text).unwrap();
+                assert_eq!(t.position().side(), Color::Gold);
+                (text, -net.evaluate(t.position()))
+            })
+            .collect();
+        let best = silver_scores.iter().map(|x| x.1).max().unwrap();
+        let worst = silver_scores.iter().map(|x| x.1).min().unwrap();
+        let chosen = -net.evaluate(done.position());
+        assert!(chosen >= best - NET_MARGIN, "{chosen} of {worst}..{best}");
+        assert!(best - worst > NET_MARGIN, "the net tells the layouts apart");
+        let gold_choices = net_choice(
+            &net,
+            &Position::empty(Color::Gold),
+            Color::Gold,
+            &Layout::all(),
+        );
+        assert!(!gold_choices.is_empty() && gold_choices.len() < Layout::all().len());
     }
 
     #[test]
@@ -351,7 +454,7 @@ mod tests {
             .unwrap();
         for seed in 0..20 {
             let mut rng = StdRng::seed_from_u64(seed);
-            let s = choose_setup(g.position(), Color::Silver, &mut rng);
+            let s = choose_setup(g.position(), Color::Silver, &mut rng, None);
             assert!(s.contains("ed7"), "{s}");
             assert!(s.contains("mb7"), "{s}");
             g.clone().play(&s).unwrap();
@@ -367,7 +470,7 @@ mod tests {
         let mut g = Game::from_position(pos.clone(), 1);
         g.set_allow_handicap(true);
         let mut rng = StdRng::seed_from_u64(1);
-        let s = choose_setup(&pos, Color::Silver, &mut rng);
+        let s = choose_setup(&pos, Color::Silver, &mut rng, None);
         g.play(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
         // Every free square used, the strongest pieces in front.
         assert_eq!(g.position().occupied_by(Color::Silver).count(), 15);

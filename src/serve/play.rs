@@ -451,14 +451,15 @@ impl Session {
             let side = st.game.side();
             match st.game.phase() {
                 Phase::Setup(c) if c != st.human => {
-                    let setup = choose_setup(st.game.position(), c, &mut st.rng);
+                    let net = self.shared.config.evaluator().net;
+                    let setup = choose_setup(st.game.position(), c, &mut st.rng, net.as_deref());
                     if let Err(e) = st.game.play(&setup) {
                         st.engine.error = Some(format!("the engine's setup was refused: {e}"));
                         return;
                     }
                 }
                 Phase::Setup(c) => {
-                    st.setup_default = Some(choose_setup(st.game.position(), c, &mut st.rng));
+                    st.setup_default = Some(choose_setup(st.game.position(), c, &mut st.rng, None));
                     return;
                 }
                 Phase::Play if side == st.human => {

@@ -296,6 +296,14 @@ pub enum TuneCommand {
         /// square rows when the net is written.
         #[arg(long)]
         factor: bool,
+        /// Train nothing: grade this net file on the held-out positions
+        /// (the same split and targets as training would use).
+        #[arg(long)]
+        grade: Option<String>,
+        /// Train a residual: the net's score is added to the hand-weighted
+        /// terms' (default weights), and it learns what they miss.
+        #[arg(long)]
+        residual: bool,
     },
     /// How well the static evaluation sees who wins: over the early
     /// positions of finished games, the area under the ROC curve (AUC) of
@@ -370,6 +378,8 @@ pub fn run(command: TuneCommand) -> Result<()> {
             threads,
             limit,
             factor,
+            grade,
+            residual,
         } => train::run(&train::TrainOptions {
             files,
             out,
@@ -384,6 +394,8 @@ pub fn run(command: TuneCommand) -> Result<()> {
             threads,
             limit,
             factor,
+            grade,
+            residual,
         }),
         TuneCommand::Auc {
             files,

@@ -50,6 +50,10 @@ pub struct TrainOptions {
     pub limit: usize,
     /// Train the first layer factorised (the shared rows on).
     pub factor: bool,
+    /// Only grade this net file on the held-out positions (no training).
+    pub grade: Option<String>,
+    /// Train a residual over the hand-weighted terms (default weights).
+    pub residual: bool,
 }
 
 /// Shared rows of the factorised first layer: one per owner and class.
@@ -86,6 +90,9 @@ struct Sample {
     f: [[u16; MAX_F]; 2],
     n: [usize; 2],
     target: f32,
+    /// What the net's output is added to, in logits (the hand terms'
+    /// score of a residual net, else 0).
+    base: f32,
 }
 
 /// The inputs of a record as the side to move (0) and the other side (1)
@@ -272,7 +279,7 @@ fn inside(z: f32) -> f32 {
 #[allow(clippy::needless_range_loop)]
 fn backward(net: &FloatNet, s: &Sample, g: &mut Grads) {
     let fw = forward(net, s);
-    let p = 1.0 / (1.0 + (-fw.out).exp());
+    let p = 1.0 / (1.0 + (-(fw.out + s.base)).exp());
     let e = p - s.target;
     g.loss += f64::from(e * e);
     let d_out = 2.0 * e * p * (1.0 - p);
@@ -489,23 +496,49 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
         100 - opts.result_pct,
         opts.result_pct
     )?;
+    let threads = opts.threads.max(1);
+    // The hand terms' score of every position, for a residual net.
+    let hand = crate::eval::Evaluator::default();
+    let base_of = |rs: &[&Record]| -> Vec<f32> {
+        if !opts.residual {
+            return vec![0.0; rs.len()];
+        }
+        super::data::par_map(rs, threads, |r| {
+            hand.evaluate_terms(&r.position()) as f32 / opts.scale
+        })
+    };
+    let train_base = base_of(&train);
+    let test_base = base_of(&test);
     let test_samples: Vec<Sample> = test
         .iter()
-        .map(|r| {
+        .zip(&test_base)
+        .map(|(r, &base)| {
             let (f, n) = features(r, false, opts.factor);
             Sample {
                 f,
                 n,
                 target: teacher_only(r),
+                base,
             }
         })
         .collect();
+    if let Some(path) = &opts.grade {
+        let net = crate::eval::nnue::file::load(path)?;
+        outln!(
+            "{path}: held-out MSE {:.5} on {} positions",
+            integer_mse(&net, &test, &test_samples),
+            test.len()
+        )?;
+        return Ok(());
+    }
     let mut rng = SplitMix::new(opts.seed, 0);
     let mut net = FloatNet::random(opts.scale, || rng.unit() as f32);
+    if opts.residual {
+        net.base = crate::eval::nnue::Base::Terms;
+    }
     // The shared rows start at 0: the square rows carry the start.
     net.w1.resize(ROWS * L1, 0.0);
     let mut opt = Optimiser::new();
-    let threads = opts.threads.max(1);
     let mut grads: Vec<Grads> = (0..threads).map(|_| Grads::new()).collect();
     let mut best: Option<(f64, usize)> = None;
     let total = opts.epochs * train.len();
@@ -534,6 +567,7 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
                         f,
                         n,
                         target: target(r),
+                        base: train_base[i as usize],
                     }
                 })
                 .collect();
@@ -589,7 +623,12 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
         if best.is_none_or(|(b, _)| val < b) {
             best = Some((val, epoch + 1));
             let about = format!(
-                "aamir train: {} positions of {}{}; targets sigmoid({kt:.4} * teacher / 100), {}% game result; {} epochs of {}, best at {}; seed {}; held-out MSE {val:.5}",
+                "aamir train: {}{} positions of {}{}; targets sigmoid({kt:.4} * teacher / 100), {}% game result; {} epochs of {}, best at {}; seed {}; held-out MSE {val:.5}",
+                if opts.residual {
+                    "a residual over the hand terms; "
+                } else {
+                    ""
+                },
                 train.len(),
                 opts.files.join(", "),
                 if opts.quiet { " (quiet)" } else { "" },
@@ -604,21 +643,29 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
     }
     let (val, at) = best.expect("at least one epoch");
     let written = crate::eval::nnue::file::load(&opts.out)?;
-    let int_mse = {
-        let mut s = 0.0;
-        for (r, smp) in test.iter().zip(&test_samples) {
-            let logit = written.evaluate(&r.position()) as f64 / f64::from(written.scale);
-            let e = sigmoid(logit) - f64::from(smp.target);
-            s += e * e;
-        }
-        s / test.len() as f64
-    };
+    let int_mse = integer_mse(&written, &test, &test_samples);
     outln!(
         "wrote {} (epoch {at}, held-out MSE {val:.5}; the integer net's {int_mse:.5}) in {:.0} s",
         opts.out,
         start.elapsed().as_secs_f64()
     )?;
     Ok(())
+}
+
+/// Mean squared error of the integer net's winning chances on `records`
+/// (the targets in `samples`).
+fn integer_mse(net: &crate::eval::nnue::Network, records: &[&Record], samples: &[Sample]) -> f64 {
+    let eval = crate::eval::Evaluator {
+        w: Default::default(),
+        net: Some(std::sync::Arc::new(net.clone())),
+    };
+    let mut s = 0.0;
+    for (r, smp) in records.iter().zip(samples) {
+        let logit = eval.evaluate(&r.position()) as f64 / f64::from(net.scale);
+        let e = sigmoid(logit) - f64::from(smp.target);
+        s += e * e;
+    }
+    s / records.len() as f64
 }
 
 /// Mean squared error of the float net's winning chances on `samples`.
@@ -631,7 +678,7 @@ fn validation_mse(net: &FloatNet, samples: &[Sample], threads: usize) -> f64 {
                 sc.spawn(move || {
                     part.iter()
                         .map(|s| {
-                            let p = 1.0 / (1.0 + (-forward(net, s).out).exp());
+                            let p = 1.0 / (1.0 + (-(forward(net, s).out + s.base)).exp());
                             f64::from((p - s.target) * (p - s.target))
                         })
                         .sum::<f64>()
@@ -700,9 +747,14 @@ mod tests {
         let pos = Position::standard_opening();
         let r = Record::new(&pos, Some(true), 50, true, 900);
         let (f, n) = features(&r, false, true);
-        let s = Sample { f, n, target: 0.8 };
+        let s = Sample {
+            f,
+            n,
+            target: 0.8,
+            base: 0.1,
+        };
         let loss = |net: &FloatNet| {
-            let o = forward(net, &s).out;
+            let o = forward(net, &s).out + s.base;
             let p = 1.0 / (1.0 + (-o).exp());
             f64::from((p - s.target) * (p - s.target))
         };
@@ -763,7 +815,12 @@ mod tests {
         let pos = Position::standard_opening();
         let r = Record::new(&pos, None, 0, true, 0);
         let (f, n) = features(&r, false, true);
-        let s = Sample { f, n, target: 0.5 };
+        let s = Sample {
+            f,
+            n,
+            target: 0.5,
+            base: 0.0,
+        };
         let trained = forward(&net, &s).out;
         assert!((trained - folded.logit(&pos)).abs() < 1e-4);
         assert!(

@@ -87,15 +87,17 @@ impl<S: SearchBackend> Engine<S> {
 
     pub(super) fn answer_setup(&mut self, color: Color, at: Instant) {
         let plan = self.clock.start_turn(color, self.game.move_number(), at);
+        let net = self.config.evaluator().net;
+        let net = net.as_deref();
         let setup = match self.seed {
             // A fixed seed: the same setup for the same position.
             Some(seed) => {
                 let mut rng = StdRng::seed_from_u64(seed ^ (color.index() as u64 + 1));
-                choose_setup(self.game.position(), color, &mut rng)
+                choose_setup(self.game.position(), color, &mut rng, net)
             }
             None => {
                 let rng = self.rng.get_or_insert_with(rand::make_rng::<StdRng>);
-                choose_setup(self.game.position(), color, rng)
+                choose_setup(self.game.position(), color, rng, net)
             }
         };
         let game = self.game.clone();

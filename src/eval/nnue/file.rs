@@ -2,7 +2,7 @@
 //! [`Network`].
 //!
 //! ```text
-//! "AAMIRNET" | version u32 | inputs, l1, l2, l3 u32 | scale i32
+//! "AAMIRNET" | version u32 | inputs, l1, l2, l3 u32 | scale i32 | base u32
 //! | about: length u32, UTF-8 | w1 i16[inputs*l1] | b1 i16[l1]
 //! | w2 i16[l2*2*l1] | b2 i32[l2] | w3 i16[l3*l2] | b3 i32[l3]
 //! | w4 i16[l3] | b4 i32 | FNV-1a 64 of all the bytes before it
@@ -12,12 +12,12 @@
 //! damaged or whose weights could overflow the 16-bit accumulators is
 //! refused with an error that says which.
 
-use super::{INPUTS, L1, L2, L3, MAX_ACTIVE, Network};
+use super::{Base, INPUTS, L1, L2, L3, MAX_ACTIVE, Network};
 use anyhow::{Context, Result, bail, ensure};
 
 const MAGIC: &[u8; 8] = b"AAMIRNET";
 /// The format this build reads and writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// The longest `about` text kept.
 const MAX_ABOUT: usize = 4096;
 
@@ -38,6 +38,7 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
         out.extend_from_slice(&v.to_le_bytes());
     }
     out.extend_from_slice(&net.scale.to_le_bytes());
+    out.extend_from_slice(&(net.base as u32).to_le_bytes());
     let about = &net.about.as_bytes()[..net.about.len().min(MAX_ABOUT)];
     out.extend_from_slice(&(about.len() as u32).to_le_bytes());
     out.extend_from_slice(about);
@@ -126,6 +127,11 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network> {
         (1..=100_000).contains(&scale),
         "the net's scale {scale} is outside 1..=100000"
     );
+    let base = match r.u32("the base")? {
+        0 => Base::None,
+        1 => Base::Terms,
+        b => bail!("the net's base {b} is not 0 (none) or 1 (the hand terms)"),
+    };
     let about_len = r.u32("the description's length")? as usize;
     ensure!(
         about_len <= MAX_ABOUT,
@@ -174,6 +180,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network> {
         w4,
         b4,
         scale,
+        base,
         about,
     })
 }

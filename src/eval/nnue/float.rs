@@ -25,6 +25,8 @@ pub struct FloatNet {
     pub b4: f32,
     /// Centi-rabbits per unit of logit.
     pub scale: f32,
+    /// What the score is added to.
+    pub base: super::Base,
 }
 
 impl FloatNet {
@@ -46,6 +48,7 @@ impl FloatNet {
             w4: layer(L3, L3),
             b4: 0.0,
             scale,
+            base: super::Base::None,
         }
     }
 
@@ -121,6 +124,7 @@ impl FloatNet {
             w4: q16(&self.w4, QB),
             b4: (f64::from(self.b4) * f64::from(QA * QB)).round() as i32,
             scale: self.scale.round().max(1.0) as i32,
+            base: self.base,
             about: about.to_string(),
         }
     }

@@ -24,7 +24,9 @@
 //! of the weight rows of the active inputs, kept up to date step by step
 //! in the search ([`Accumulators`]) rather than recomputed. The output is
 //! the side to move's winning chance as a logit; the file's `scale` turns
-//! it into centi-rabbits.
+//! it into centi-rabbits. A net may be a residual ([`Base::Terms`]): its
+//! score is added to the hand-weighted terms', and it was trained on what
+//! they miss.
 //!
 //! # Integers
 //!
@@ -150,6 +152,8 @@ pub struct Network {
     pub b4: i32,
     /// Centi-rabbits per unit of the output's logit.
     pub scale: i32,
+    /// What the net's score is added to.
+    pub base: Base,
     /// Free text: what data and labels made it.
     pub about: String,
 }
@@ -158,6 +162,17 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Network({:?}, scale {})", self.about, self.scale)
     }
+}
+
+/// What a net's score is added to: nothing (the net is the whole
+/// evaluation), or the hand-weighted terms (the net learned what they
+/// miss: a residual).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+#[repr(u32)]
+pub enum Base {
+    #[default]
+    None = 0,
+    Terms = 1,
 }
 
 /// The first layer's sums for both points of view, indexed by colour.
