@@ -30,7 +30,7 @@
 
 use crate::board::notation::format_setup;
 use crate::board::{Bitboard, Color, Kind, Piece, Position, Square};
-use crate::eval::nnue::Network;
+use crate::eval::Evaluator;
 use rand::Rng;
 use rand::seq::IndexedRandom;
 
@@ -187,7 +187,7 @@ impl Layout {
 pub const NET_MARGIN: i32 = 10;
 
 /// Gold's score of the board `pos` holds plus both layouts, gold to move.
-fn net_score(net: &Network, pos: &Position, gold: Option<&Layout>, silver: &Layout) -> i32 {
+fn net_score(net: &Evaluator, pos: &Position, gold: Option<&Layout>, silver: &Layout) -> i32 {
     let mut board = Position::empty(Color::Gold);
     for sq in pos.occupied() {
         if let Some(p) = pos.piece_at(sq) {
@@ -204,7 +204,7 @@ fn net_score(net: &Network, pos: &Position, gold: Option<&Layout>, silver: &Layo
 }
 
 /// The net's choice among `candidates` for `color` (see the module doc).
-fn net_choice(net: &Network, pos: &Position, color: Color, candidates: &[Layout]) -> Vec<Layout> {
+fn net_choice(net: &Evaluator, pos: &Position, color: Color, candidates: &[Layout]) -> Vec<Layout> {
     let scores: Vec<i32> = match color {
         Color::Silver => candidates
             .iter()
@@ -236,15 +236,15 @@ fn net_choice(net: &Network, pos: &Position, color: Color, candidates: &[Layout]
 }
 
 /// A full, legal setup for `color` on `pos` (whose setup area must be
-/// empty), in notation. Without a net, gold's choice is any
+/// empty), in notation. Without an evaluator, gold's choice is any
 /// camel-beside-elephant layout and silver's the best answer to gold's
-/// pieces on `pos` by the rules of the module doc; with one, the net's
-/// choice among the same layouts.
+/// pieces on `pos` by the rules of the module doc; with one (the learned
+/// evaluation's), its choice among the same layouts.
 pub fn choose_setup<R: Rng + ?Sized>(
     pos: &Position,
     color: Color,
     rng: &mut R,
-    net: Option<&Network>,
+    net: Option<&Evaluator>,
 ) -> String {
     let free = |l: &Layout| {
         l.placements(color)
@@ -371,7 +371,10 @@ mod tests {
     /// gold's and gold's among the best by the worst answer; both legal.
     #[test]
     fn the_net_chooses_among_the_layouts_it_likes_best() {
-        let net = Network::embedded();
+        let net = Evaluator {
+            w: Default::default(),
+            net: Some(crate::eval::nnue::Network::embedded()),
+        };
         let mut rng = StdRng::seed_from_u64(3);
         let mut g = Game::new();
         let gold = choose_setup(g.position(), Color::Gold, &mut rng, Some(&net));

@@ -451,8 +451,9 @@ impl Session {
             let side = st.game.side();
             match st.game.phase() {
                 Phase::Setup(c) if c != st.human => {
-                    let net = self.shared.config.evaluator().net;
-                    let setup = choose_setup(st.game.position(), c, &mut st.rng, net.as_deref());
+                    let eval = self.shared.config.evaluator();
+                    let net = eval.net.is_some().then_some(&eval);
+                    let setup = choose_setup(st.game.position(), c, &mut st.rng, net);
                     if let Err(e) = st.game.play(&setup) {
                         st.engine.error = Some(format!("the engine's setup was refused: {e}"));
                         return;

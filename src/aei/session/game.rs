@@ -87,8 +87,8 @@ impl<S: SearchBackend> Engine<S> {
 
     pub(super) fn answer_setup(&mut self, color: Color, at: Instant) {
         let plan = self.clock.start_turn(color, self.game.move_number(), at);
-        let net = self.config.evaluator().net;
-        let net = net.as_deref();
+        let eval = self.config.evaluator();
+        let net = eval.net.is_some().then_some(&eval);
         let setup = match self.seed {
             // A fixed seed: the same setup for the same position.
             Some(seed) => {
