@@ -4,8 +4,8 @@
 //! randomness and no time checks at a fixed depth). A change that should not
 //! alter the search must keep that number.
 
-use crate::board::Game;
 use crate::board::notation::parse_side_and_board;
+use crate::board::{Game, Position};
 use crate::search::{EngineConfig, Limits, Searcher};
 use crate::{out, outln};
 use anyhow::Result;
@@ -298,6 +298,64 @@ pub fn run_eval(config: &EngineConfig) -> Result<()> {
         outln!("{:<32} {:>+9.1} ns", format!("  {name}"), t[0] - t[i])?;
         i += 1;
     }
+    net_ns(config, &positions, rounds)
+}
+
+/// The learned evaluation's costs: a refresh of the accumulators, the
+/// layers above them, and one action made and unmade with them kept.
+fn net_ns(config: &EngineConfig, positions: &[Position], rounds: usize) -> Result<()> {
+    use crate::board::ActionList;
+    use crate::board::stepgen::generate_actions;
+    use crate::eval::nnue::{Accumulators, Network};
+    use std::hint::black_box;
+    let net = config
+        .net_file
+        .as_ref()
+        .map_or_else(Network::embedded, |f| f.net.clone());
+    // The first legal action of each position, for the update's cost.
+    let actions: Vec<_> = positions
+        .iter()
+        .map(|p| {
+            let mut l = ActionList::new();
+            generate_actions(p, &mut l);
+            l.as_slice().first().copied()
+        })
+        .collect();
+    let accs: Vec<_> = positions.iter().map(|p| net.refresh(p)).collect();
+    let mut best = [f64::INFINITY; 3];
+    for _ in 0..rounds {
+        let t = Instant::now();
+        for p in positions {
+            black_box(net.refresh(black_box(p)));
+        }
+        best[0] = best[0].min(t.elapsed().as_nanos() as f64 / positions.len() as f64);
+        let t = Instant::now();
+        for (p, a) in positions.iter().zip(&accs) {
+            black_box(net.output(black_box(a), p.side()));
+        }
+        best[1] = best[1].min(t.elapsed().as_nanos() as f64 / positions.len() as f64);
+        let (mut total, mut count) = (0u128, 0u32);
+        for (p, a) in positions.iter().zip(&actions) {
+            let Some(a) = a else { continue };
+            let mut pos = p.clone();
+            let mut acc = Accumulators::new(net.clone(), &pos);
+            let t = Instant::now();
+            for _ in 0..16 {
+                let u = acc.make(&mut pos, *a);
+                acc.unmake(&mut pos, u);
+            }
+            total += t.elapsed().as_nanos();
+            count += 16;
+        }
+        best[2] = best[2].min(total as f64 / f64::from(count.max(1)));
+    }
+    outln!(
+        "{:<32} {:>9.1} ns",
+        "net: accumulators from scratch",
+        best[0]
+    )?;
+    outln!("{:<32} {:>9.1} ns", "net: layers above them", best[1])?;
+    outln!("{:<32} {:>9.1} ns", "net: action made and unmade", best[2])?;
     Ok(())
 }
 

@@ -59,17 +59,24 @@ pub struct SearchArgs {
     /// Settings to change, `name=value,...` (any `aamir params` lists).
     #[arg(long, default_value = "")]
     params: String,
+    /// Evaluate with the learned evaluation loaded from this net file
+    /// (`builtin`: the net in the binary); sets `evalnet=1`.
+    #[arg(long)]
+    evalfile: Option<String>,
 }
 
 impl SearchArgs {
     /// The configuration these flags ask for.
     fn config(self) -> Result<EngineConfig> {
+        let net = self.evalfile.is_some().then(|| "1".to_string());
         config(
             &self.params,
             &[
                 ("depth", self.depth),
                 ("hash", self.hash),
                 ("threads", self.threads),
+                ("evalnet", net),
+                (crate::search::config::EVALFILE, self.evalfile),
             ],
         )
     }
