@@ -94,7 +94,7 @@ impl Evaluator {
     /// search's), as [`Evaluator::evaluate`] would give it.
     #[inline]
     pub fn evaluate_net(&self, acc: &super::nnue::Accumulators, pos: &Position) -> i32 {
-        self.with_base(acc.net(), acc.evaluate(pos.side()), pos)
+        self.with_base(acc.net(), acc.evaluate(pos.side(), pos.steps_left()), pos)
     }
 
     /// A net's score `e` of `pos` with what the net is added to.

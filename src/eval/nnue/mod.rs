@@ -24,7 +24,8 @@
 //! of the weight rows of the active inputs, kept up to date step by step
 //! in the search ([`Accumulators`]) rather than recomputed. The output is
 //! the side to move's winning chance as a logit; the file's `scale` turns
-//! it into centi-rabbits. A net may be a residual ([`Base::Terms`]): its
+//! it into centi-rabbits. Part way through a turn the score leans toward
+//! the board with the turn passed ([`Network::score`]). A net may be a residual ([`Base::Terms`]): its
 //! score is added to the hand-weighted terms', and it was trained on what
 //! they miss.
 //!
@@ -46,7 +47,7 @@ pub mod file;
 pub mod float;
 pub mod simd;
 
-use crate::board::{Action, Color, Kind, Piece, Position, Square, Undo};
+use crate::board::{Action, Color, Kind, Piece, Position, STEPS_PER_TURN, Square, Undo};
 use std::sync::{Arc, OnceLock};
 
 /// Inputs per side: own/enemy x 6 classes x 64 squares.
@@ -227,9 +228,27 @@ impl Network {
         (i64::from(z4) * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
 
+    /// The score for `side` to move with `steps` left in its turn. The
+    /// net learned turn starts, where the mover has all four steps; part
+    /// way through a turn the mover can no longer do all a whole turn
+    /// could (a capture it threatens may need more steps than it has), so
+    /// the score moves toward the board seen with the turn passed (the
+    /// opponent to move) in proportion to the steps spent.
+    #[inline]
+    pub fn score(&self, acc: &Accumulator, side: Color, steps: u8) -> i32 {
+        let full = self.output(acc, side);
+        let s = i32::from(steps.min(STEPS_PER_TURN));
+        if s == i32::from(STEPS_PER_TURN) {
+            return full;
+        }
+        let passed = -self.output(acc, side.opp());
+        let n = i32::from(STEPS_PER_TURN);
+        (full * s + passed * (n - s)) / n
+    }
+
     /// The score of `pos` for its side to move, from scratch.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.output(&self.refresh(pos), pos.side())
+        self.score(&self.refresh(pos), pos.side(), pos.steps_left())
     }
 
     /// The network built into the binary.
@@ -354,10 +373,11 @@ impl Accumulators {
         self.stack.is_empty()
     }
 
-    /// The score for `side` to move from the top accumulators.
+    /// The score of the top position, `side` to move with `steps` left
+    /// ([`Network::score`]).
     #[inline]
-    pub fn evaluate(&self, side: Color) -> i32 {
-        self.net.output(self.top(), side)
+    pub fn evaluate(&self, side: Color, steps: u8) -> i32 {
+        self.net.score(self.top(), side, steps)
     }
 }
 

@@ -68,7 +68,10 @@ fn incremental_equals_refresh_along_random_paths() {
                 undos.push(u);
             }
             assert_eq!(acc.top(), &net.refresh(&pos), "game {game}");
-            assert_eq!(acc.evaluate(pos.side()), net.evaluate(&pos));
+            assert_eq!(
+                acc.evaluate(pos.side(), pos.steps_left()),
+                net.evaluate(&pos)
+            );
         }
     }
     eprintln!("captures {captures} multi {multi}");
@@ -129,7 +132,8 @@ fn integer_scores_follow_the_float_network() {
                 pos = opening();
             }
         }
-        let diff = (net.evaluate(&pos) as f32 - f.evaluate(&pos)).abs();
+        let int = net.output(&net.refresh(&pos), pos.side());
+        let diff = (int as f32 - f.evaluate(&pos)).abs();
         worst = worst.max(diff);
     }
     // The rounding of 768x256 + 512x16 + 16x32 + 32 weights at the scales
@@ -232,4 +236,38 @@ fn classes_follow_the_stronger_enemies() {
     assert_eq!(class(Kind::Horse, 2), 3);
     assert_eq!(class(Kind::Cat, 6), 1);
     assert_eq!(class(Kind::Rabbit, 0), 0);
+}
+
+#[test]
+fn mid_turn_scores_lean_toward_the_passed_turn() {
+    let net = random_net(8);
+    let mut pos = opening();
+    let mut rng = SplitMix::new(11, 0);
+    let mut seen = 0;
+    for _ in 0..200 {
+        let mut list = ActionList::new();
+        generate_actions(&pos, &mut list);
+        if list.is_empty() {
+            pos = opening();
+            continue;
+        }
+        pos.make_action(list.as_slice()[rng.below(list.len())]);
+        if pos.steps_left() == 0 {
+            pos.pass_turn();
+            if pos.outcome().is_some() {
+                pos = opening();
+            }
+            continue;
+        }
+        let acc = net.refresh(&pos);
+        let (me, steps) = (pos.side(), pos.steps_left());
+        let full = net.output(&acc, me);
+        let passed = -net.output(&acc, me.opp());
+        assert_eq!(net.score(&acc, me, 4), full);
+        assert_eq!(net.score(&acc, me, 0), passed);
+        let s = net.evaluate(&pos);
+        assert!(s >= full.min(passed) && s <= full.max(passed));
+        seen += usize::from(full != passed && steps < 4);
+    }
+    assert!(seen > 20);
 }
