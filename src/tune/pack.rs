@@ -231,14 +231,15 @@ pub fn run(opts: &PackOptions) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::notation::parse_side_and_board;
 
     #[test]
     fn a_record_gives_back_its_position_and_labels() {
-        let pos = parse_side_and_board(
-            "s [rrr rrrrrdhcemchd   r                    E   DHCM CHDRRRRRRRR]",
-        )
-        .unwrap();
+        // The opening with silver to move and two pieces gone.
+        let mut pos = Position::standard_opening();
+        for sq in ["d7", "b2"] {
+            pos.remove(Square::parse(sq).unwrap());
+        }
+        pos.set_side(Color::Silver);
         let r = Record::new(&pos, Some(true), 42, true, -123_456);
         assert_eq!(r.position(), pos);
         assert_eq!(r.side(), Color::Silver);
