@@ -71,6 +71,11 @@ pub enum TuneCommand {
         /// Games played at once (one thread each); does not change the file.
         #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
         threads: usize,
+        /// Instead of playing: the positions of these recorded games
+        /// (archives, `games.tsv` of `aamir match`), each with
+        /// `--children` more after random legal turns from it.
+        #[arg(long, num_args = 1..)]
+        records: Vec<String>,
         /// The file to write.
         #[arg(long)]
         out: String,
@@ -247,6 +252,28 @@ pub enum TuneCommand {
         #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
         threads: usize,
     },
+    /// A teacher's score of every position of generator files or
+    /// archives from aamir's own search at a fixed depth, one a line in
+    /// the files' order, for `aamir pack --scores`: the labels any
+    /// machine can make again without another engine.
+    Label {
+        /// Generator files or archives.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Search depth in steps.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=40))]
+        depth: u32,
+        /// Transposition table per thread, MB (cleared for every
+        /// position).
+        #[arg(long, default_value_t = 8, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4096))]
+        hash: usize,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
+        threads: usize,
+        /// The scores file to write.
+        #[arg(long)]
+        out: String,
+    },
     /// Fits the learned evaluation to packed positions (`aamir pack`) and
     /// writes the integer net file, keeping the epoch with the lowest
     /// held-out loss.
@@ -353,6 +380,13 @@ pub fn run(command: TuneCommand) -> Result<()> {
             test_pct,
             threads,
         }),
+        TuneCommand::Label {
+            files,
+            depth,
+            hash,
+            threads,
+            out,
+        } => label::run_scores(&files, depth, hash, threads, &out),
         TuneCommand::Pack {
             files,
             scores,
@@ -431,8 +465,12 @@ pub fn run(command: TuneCommand) -> Result<()> {
             hash,
             children,
             threads,
+            records,
             out,
         } => {
+            if !records.is_empty() {
+                return datagen::run_records(&records, children, seed, threads, &out);
+            }
             let opts = datagen::GenOptions {
                 seed,
                 games,

@@ -345,6 +345,95 @@ pub fn generate(
     Ok(stats)
 }
 
+/// `aamir gen --records`: the positions of recorded games (archives and
+/// `aamir match` records, replayed through the rules by
+/// [`super::data::read_all`]) in the generator's format, each followed by
+/// `children` positions after random legal turns from it. Positions of
+/// games that matter (Sharp's own, aamir's against Sharp, people's) are
+/// ones self-play never reaches. Each position's children come from a
+/// random stream of its own (the seed and the position's place in the
+/// files), so the file is the same whatever the threads.
+pub fn from_records(
+    files: &[String],
+    children: usize,
+    seed: u64,
+    threads: usize,
+    out: &mut dyn Write,
+) -> Result<GenStats> {
+    let t0 = Instant::now();
+    let raw = super::data::read_all(files)?;
+    writeln!(
+        out,
+        "# aamir gen --records {} --children {children} --seed {seed}",
+        files.join(" ")
+    )?;
+    writeln!(out, "# game\tresult\tturn\tposition")?;
+    let indexed: Vec<(usize, &super::data::Raw)> = raw.iter().enumerate().collect();
+    let kids = super::data::par_map(&indexed, threads, |&(i, r)| {
+        if children == 0 {
+            return Vec::new();
+        }
+        let game = Game::from_position(r.sample.pos.clone(), r.turn / 2 + 2);
+        let mut turns = game.legal_turns();
+        let mut rng = SplitMix::new(seed, CHILD_STREAM ^ i as u64);
+        let mut picked = Vec::with_capacity(children.min(turns.len()));
+        while picked.len() < children && !turns.is_empty() {
+            let t = turns.swap_remove(rng.below(turns.len()));
+            picked.push(t.apply(game.position()));
+        }
+        picked
+    });
+    let mut stats = GenStats::default();
+    let mut games = std::collections::HashSet::new();
+    for (r, kids) in raw.iter().zip(&kids) {
+        games.insert(r.game.as_str());
+        // The file's own game column must not hold the separator.
+        let id = r.game.replace(['\t', ' '], "_");
+        let won = r.sample.result > 0.5;
+        let mut line = |turn: u32, pos: &Position, won: bool| -> Result<()> {
+            stats.positions += 1;
+            writeln!(
+                out,
+                "{id}\t{}\t{turn}\t{} {}",
+                u8::from(won),
+                pos.side().to_char(),
+                board_string(pos)
+            )?;
+            Ok(())
+        };
+        line(r.turn, &r.sample.pos, won)?;
+        for k in kids {
+            line(r.turn + 1, k, !won)?;
+        }
+    }
+    out.flush()?;
+    stats.games = games.len();
+    stats.seconds = t0.elapsed().as_secs_f64();
+    Ok(stats)
+}
+
+/// `aamir gen --records`: writes the file to `path` and prints its size.
+pub fn run_records(
+    files: &[String],
+    children: usize,
+    seed: u64,
+    threads: usize,
+    path: &str,
+) -> Result<()> {
+    let file = std::fs::File::create(path).with_context(|| format!("creating {path}"))?;
+    let mut out = std::io::BufWriter::new(file);
+    let st = from_records(files, children, seed, threads, &mut out)?;
+    crate::outln!(
+        "{} games, {} positions in {:.1}s ({:.0} positions/s, {} threads)",
+        st.games,
+        st.positions,
+        st.seconds,
+        st.positions as f64 / st.seconds,
+        threads
+    )?;
+    Ok(())
+}
+
 /// `aamir gen`: writes the run to `path` and prints its speed.
 pub fn run(opts: &GenOptions, threads: usize, path: &str) -> Result<()> {
     let file = std::fs::File::create(path).with_context(|| format!("creating {path}"))?;
@@ -432,6 +521,73 @@ mod tests {
             assert_eq!(cols[1], if won { "1" } else { "0" }, "{line}");
         }
         assert_eq!(lines.lines().count(), positions.len());
+    }
+
+    #[test]
+    fn records_give_their_positions_and_children_of_each() {
+        // Two games of the archive, cut short: their positions in order,
+        // each followed by its children, the same whatever the threads.
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/games-2026-02.tsv"
+        ))
+        .unwrap();
+        let dir = std::env::temp_dir().join(format!("aamir-records-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("two.tsv");
+        // The header and the first game, its move list cut to the setups
+        // and six turns (every position's turns are enumerated).
+        let mut lines = text.lines();
+        let header = lines.next().unwrap();
+        let movelist = header.split('\t').position(|c| c == "movelist").unwrap();
+        let mut game: Vec<String> = lines
+            .next()
+            .unwrap()
+            .split('\t')
+            .map(String::from)
+            .collect();
+        let moves: Vec<&str> = game[movelist].split("\\n").take(8).collect();
+        game[movelist] = moves.join("\\n");
+        std::fs::write(&path, format!("{header}\n{}\n", game.join("\t"))).unwrap();
+        let files = vec![path.to_string_lossy().to_string()];
+        let make = |children: usize, threads: usize| -> String {
+            let mut out = Vec::new();
+            from_records(&files, children, 7, threads, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let plain = make(0, 1);
+        let with = make(2, 2);
+        assert_eq!(with, make(2, 1), "the same file whatever the threads");
+        let body = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(str::to_string)
+                .collect()
+        };
+        let (a, b) = (body(&plain), body(&with));
+        let raw = super::super::data::read_all(&files).unwrap();
+        assert_eq!(raw.len(), 6, "the six turns after the setups");
+        assert_eq!(a.len(), raw.len());
+        assert_eq!(b.len(), 3 * a.len());
+        for (i, l) in a.iter().enumerate() {
+            assert_eq!(&b[3 * i], l, "each recorded position before its children");
+            let cols: Vec<&str> = l.split('\t').collect();
+            let pos = crate::board::notation::parse_side_and_board(cols[3]).unwrap();
+            assert_eq!(pos.hash(), raw[i].sample.pos.hash());
+            let parent = Game::from_position(pos, 2);
+            let reachable: std::collections::HashSet<u64> = parent
+                .legal_turns()
+                .iter()
+                .map(|t| t.apply(parent.position()).hash())
+                .collect();
+            for c in &b[3 * i + 1..3 * i + 3] {
+                let cc: Vec<&str> = c.split('\t').collect();
+                let child = crate::board::notation::parse_side_and_board(cc[3]).unwrap();
+                assert!(reachable.contains(&child.hash()), "{c} after {l}");
+                assert_ne!(cc[1], cols[1], "a child's result is the other side's");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

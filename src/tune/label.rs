@@ -124,44 +124,11 @@ pub fn relabel(
         .map(|s| cached.get(&key(&s.pos)).copied())
         .collect();
     let todo: Vec<usize> = (0..set.len()).filter(|&i| scores[i].is_none()).collect();
-    let threads = threads.max(1);
-    let chunk = todo.len().div_ceil(threads).max(1);
-    let done = AtomicUsize::new(0);
-    let found: Vec<Vec<(usize, i32)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = todo
-            .chunks(chunk)
-            .map(|part| {
-                let done = &done;
-                let set = &*set;
-                s.spawn(move || {
-                    let mut config = EngineConfig::default();
-                    config.engine.hash = opts.hash_mb.max(1);
-                    config.engine.threads = 1;
-                    let mut searcher = Searcher::new(&config);
-                    let mut out = Vec::with_capacity(part.len());
-                    for &i in part {
-                        // A position with no legal turn is lost for its side
-                        // to move; the quiet filter leaves none, but stay
-                        // exact.
-                        let score =
-                            search_score(&mut searcher, &set[i], opts.depth).unwrap_or(-WIN_BOUND);
-                        out.push((i, score));
-                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        if n.is_multiple_of(5_000) {
-                            progress(n);
-                        }
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a labelling thread panicked"))
-            .collect()
-    });
+    let todo_set: Vec<Sample> = todo.iter().map(|&i| set[i].clone()).collect();
+    let found = search_scores(&todo_set, opts.depth, opts.hash_mb, threads, progress)?;
+    let found = todo.iter().copied().zip(found);
     let mut added = String::new();
-    for (i, score) in found.into_iter().flatten() {
+    for (i, score) in found {
         scores[i] = Some(score);
         added.push_str(&format!("{}\t{score}\t{}\n", opts.depth, key(&set[i].pos)));
     }
@@ -181,6 +148,95 @@ pub fn relabel(
         sample.result = label(sample.result, score, k, opts.result_pct);
     }
     Ok(())
+}
+
+/// `aamir label`: the search score of every position of `files` at
+/// `depth` steps, for its side to move, written one a line to `out` in
+/// the files' order (a position with no legal turn scores as lost).
+pub fn run_scores(
+    files: &[String],
+    depth: u32,
+    hash_mb: usize,
+    threads: usize,
+    out: &str,
+) -> Result<()> {
+    let t0 = std::time::Instant::now();
+    let raw = super::data::read_all(files)?;
+    let mut samples: Vec<Sample> = raw.into_iter().map(|r| r.sample).collect();
+    let scores = search_scores(&samples, depth, hash_mb, threads, &|n| {
+        let secs = t0.elapsed().as_secs_f64();
+        eprintln!("{n} positions, {:.0} a second", n as f64 / secs);
+    })?;
+    let mut text = String::with_capacity(scores.len() * 6);
+    for s in &scores {
+        text.push_str(&format!("{s}\n"));
+    }
+    std::fs::write(out, text).with_context(|| format!("writing {out}"))?;
+    samples.clear();
+    let secs = t0.elapsed().as_secs_f64();
+    crate::outln!(
+        "{} positions searched to {depth} steps in {secs:.1} s ({:.0} a second, {threads} threads): {out}",
+        scores.len(),
+        scores.len() as f64 / secs
+    )?;
+    Ok(())
+}
+
+/// The search score of each sample's position at `depth` steps, `threads`
+/// at once, in order.
+pub fn search_scores(
+    set: &[Sample],
+    depth: u32,
+    hash_mb: usize,
+    threads: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<i32>> {
+    if depth == 0 {
+        bail!("a label depth of 0 searches nothing");
+    }
+    let done = AtomicUsize::new(0);
+    let next = AtomicUsize::new(0);
+    const BLOCK: usize = 256;
+    let found: Vec<Vec<(usize, i32)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                let (done, next) = (&done, &next);
+                s.spawn(move || {
+                    let mut config = EngineConfig::default();
+                    config.engine.hash = hash_mb.max(1);
+                    config.engine.threads = 1;
+                    let mut searcher = Searcher::new(&config);
+                    let mut out = Vec::new();
+                    loop {
+                        // Blocks handed out in turn keep both threads busy
+                        // to the end whatever the positions cost.
+                        let start = next.fetch_add(BLOCK, Ordering::Relaxed);
+                        if start >= set.len() {
+                            return out;
+                        }
+                        for (i, sample) in set.iter().enumerate().skip(start).take(BLOCK) {
+                            let score =
+                                search_score(&mut searcher, sample, depth).unwrap_or(-WIN_BOUND);
+                            out.push((i, score));
+                        }
+                        let n = done.fetch_add(BLOCK, Ordering::Relaxed) + BLOCK;
+                        if n / 5_000 != (n - BLOCK) / 5_000 {
+                            progress(n.min(set.len()));
+                        }
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a labelling thread panicked"))
+            .collect()
+    });
+    let mut scores = vec![0; set.len()];
+    for (i, score) in found.into_iter().flatten() {
+        scores[i] = score;
+    }
+    Ok(scores)
 }
 
 #[cfg(test)]
@@ -258,6 +314,58 @@ mod tests {
         assert_eq!(one[1].result, set[1].result);
         let zero = LabelOptions { depth: 0, ..opts };
         assert!(relabel(&mut one, 0.01, &zero, 1, &|_| {}).is_err());
+    }
+
+    #[test]
+    fn the_label_command_writes_each_positions_search_score_in_order() {
+        let won = board(
+            [
+                "       r", "R       ", "        ", "        ", "        ", "        ", "        ",
+                "       E",
+            ],
+            "g",
+        );
+        let open = crate::board::Position::standard_opening();
+        let dir = std::env::temp_dir().join(format!("aamir-label-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("gen.tsv");
+        let line = |p: &crate::board::Position| {
+            format!(
+                "0\t1\t0\t{} {}\n",
+                p.side().to_char(),
+                crate::board::notation::board_string(p)
+            )
+        };
+        std::fs::write(
+            &file,
+            format!("{}{}{}", line(&open), line(&won), line(&open)),
+        )
+        .unwrap();
+        let out = dir.join("scores.txt");
+        let files = vec![file.to_string_lossy().to_string()];
+        run_scores(&files, 3, 1, 2, &out.to_string_lossy()).unwrap();
+        let scores: Vec<i32> = std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .map(|l| l.parse().unwrap())
+            .collect();
+        assert_eq!(scores.len(), 3);
+        assert!(scores[1] >= WIN_BOUND, "a goal this turn: {}", scores[1]);
+        let mut config = EngineConfig::default();
+        config.engine.hash = 1;
+        let direct = search_score(
+            &mut Searcher::new(&config),
+            &Sample {
+                pos: open,
+                result: 1.0,
+            },
+            3,
+        )
+        .unwrap();
+        assert_eq!(scores[0], direct);
+        assert_eq!(scores[2], direct);
+        assert!(run_scores(&files, 0, 1, 1, &out.to_string_lossy()).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

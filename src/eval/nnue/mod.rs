@@ -60,6 +60,8 @@ pub const L1: usize = 256;
 pub const L2: usize = 16;
 /// Third-layer outputs.
 pub const L3: usize = 32;
+// The SIMD loops take rows of whole 16-lane blocks.
+const _: () = assert!(L1.is_multiple_of(16) && L2.is_multiple_of(16));
 /// Scale of the first layer's weights and of every activation (1.0).
 pub const QA: i32 = 127;
 /// Scale of the later layers' weights: `1 << QB_SHIFT`.
@@ -211,18 +213,18 @@ impl Network {
         let mut a1 = [0i16; 2 * L1];
         simd::clip_into(&mut a1[..L1], &acc.v[side.index()]);
         simd::clip_into(&mut a1[L1..], &acc.v[side.opp().index()]);
-        let mut a2 = [0i32; L2];
+        // The activations stay in 16 bits (they are 0..=QA), so the third
+        // layer is the same multiply-add of 16-bit lanes as the second
+        // rather than a scalar loop.
+        let mut a2 = [0i16; L2];
         for (k, out) in a2.iter_mut().enumerate() {
             let z = self.b2[k] + simd::dot(&a1, &self.w2[k * 2 * L1..(k + 1) * 2 * L1]);
-            *out = (z >> QB_SHIFT).clamp(0, QA);
+            *out = (z >> QB_SHIFT).clamp(0, QA) as i16;
         }
         let mut z4 = self.b4;
-        for k in 0..L3 {
-            let mut z = self.b3[k];
-            for (j, &a) in a2.iter().enumerate() {
-                z += a * i32::from(self.w3[k * L2 + j]);
-            }
-            z4 += (z >> QB_SHIFT).clamp(0, QA) * i32::from(self.w4[k]);
+        for (k, (&b3, &w4)) in self.b3.iter().zip(&self.w4).enumerate() {
+            let z = b3 + simd::dot(&a2, &self.w3[k * L2..(k + 1) * L2]);
+            z4 += (z >> QB_SHIFT).clamp(0, QA) * i32::from(w4);
         }
         // z4 is the logit times QA * QB.
         (i64::from(z4) * i64::from(self.scale) / i64::from(QA * QB)) as i32
