@@ -38,10 +38,10 @@
 //! and clipped to 0..=127 again. The float network the trainer fits
 //! ([`float::FloatNet`]) gives the same score within the rounding.
 //!
-//! On x86-64 with AVX2 the two hot loops (accumulator updates and the
-//! second layer's dot products) use AVX2 instructions, chosen at run
-//! time; elsewhere the portable loops run. Both compute the same integer
-//! sums ([`simd`]).
+//! The hot loops (accumulator updates and the later layers' dot
+//! products) use AVX2 instructions on x86-64 CPUs that have them, chosen
+//! at run time, SSE2 on the other x86-64 CPUs, and portable loops on
+//! other targets; all compute the same integer sums ([`simd`]).
 
 pub mod file;
 pub mod float;
