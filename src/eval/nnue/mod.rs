@@ -39,9 +39,8 @@
 //! ([`float::FloatNet`]) gives the same score within the rounding.
 //!
 //! The hot loops (accumulator updates and the later layers' dot
-//! products) use AVX2 instructions on x86-64 CPUs that have them, chosen
-//! at run time, SSE2 on the other x86-64 CPUs, and portable loops on
-//! other targets; all compute the same integer sums ([`simd`]).
+//! products) use SSE2 on x86-64 and portable loops on other targets;
+//! both compute the same integer sums ([`simd`]).
 
 pub mod file;
 pub mod float;
@@ -60,8 +59,8 @@ pub const L1: usize = 256;
 pub const L2: usize = 16;
 /// Third-layer outputs.
 pub const L3: usize = 32;
-// The SIMD loops take rows of whole 16-lane blocks.
-const _: () = assert!(L1.is_multiple_of(16) && L2.is_multiple_of(16));
+// The SIMD loops take rows of whole 8-lane blocks.
+const _: () = assert!(L1.is_multiple_of(8) && L2.is_multiple_of(8));
 /// Scale of the first layer's weights and of every activation (1.0).
 pub const QA: i32 = 127;
 /// Scale of the later layers' weights: `1 << QB_SHIFT`.

@@ -102,27 +102,6 @@ fn simd_loops_equal_portable_ones() {
         assert!(c.iter().all(|&x| (0..=QA as i16).contains(&x)));
         let w: Vec<i16> = (0..L1).map(|_| v()).collect();
         assert_eq!(simd::dot(&c, &w), simd::portable::dot(&d, &w));
-        #[cfg(target_arch = "x86_64")]
-        {
-            // Each instruction set on its own, whichever the CPU picks.
-            let (mut e, mut f) = (acc, acc);
-            simd::sse2::add_row(&mut e, &row);
-            simd::portable::add_row(&mut f, &row);
-            simd::sse2::sub_add_row(&mut e, &row2, &row);
-            simd::portable::sub_add_row(&mut f, &row2, &row);
-            assert_eq!(e, f);
-            assert_eq!(simd::sse2::dot(&c, &w), simd::portable::dot(&c, &w));
-            if simd::has_avx2() {
-                let mut g = acc;
-                // SAFETY: the CPU has AVX2 (checked).
-                unsafe {
-                    simd::avx2::add_row(&mut g, &row);
-                    simd::avx2::sub_add_row(&mut g, &row2, &row);
-                    assert_eq!(simd::avx2::dot(&c, &w), simd::portable::dot(&c, &w));
-                }
-                assert_eq!(g, f);
-            }
-        }
     }
 }
 
