@@ -162,7 +162,7 @@ pub fn run_scores(
 ) -> Result<()> {
     let t0 = std::time::Instant::now();
     let raw = super::data::read_all(files)?;
-    let mut samples: Vec<Sample> = raw.into_iter().map(|r| r.sample).collect();
+    let samples: Vec<Sample> = raw.into_iter().map(|r| r.sample).collect();
     let scores = search_scores(&samples, depth, hash_mb, threads, &|n| {
         let secs = t0.elapsed().as_secs_f64();
         eprintln!("{n} positions, {:.0} a second", n as f64 / secs);
@@ -172,7 +172,6 @@ pub fn run_scores(
         text.push_str(&format!("{s}\n"));
     }
     std::fs::write(out, text).with_context(|| format!("writing {out}"))?;
-    samples.clear();
     let secs = t0.elapsed().as_secs_f64();
     crate::outln!(
         "{} positions searched to {depth} steps in {secs:.1} s ({:.0} a second, {threads} threads): {out}",
