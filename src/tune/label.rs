@@ -258,17 +258,22 @@ mod tests {
         parse_side_and_board(&format!("{side} [{}]", rows.concat())).unwrap()
     }
 
-    #[test]
-    fn a_search_label_is_the_search_score_whatever_the_result() {
-        // Gold to move with a rabbit on a7 and a8 empty: a goal this turn,
-        // so the label is a win although the game's result says lost.
-        let won = board(
+    /// Gold to move with a rabbit on a7 and a8 empty: a goal this turn.
+    fn goal_in_one() -> crate::board::Position {
+        board(
             [
                 "       r", "R       ", "        ", "        ", "        ", "        ", "        ",
                 "       E",
             ],
             "g",
-        );
+        )
+    }
+
+    #[test]
+    fn a_search_label_is_the_search_score_whatever_the_result() {
+        // A goal this turn: the label is a win although the game's result
+        // says lost.
+        let won = goal_in_one();
         // The usual opening: a search scores it near even.
         let open = crate::board::Position::standard_opening();
         let opts = LabelOptions {
@@ -317,13 +322,7 @@ mod tests {
 
     #[test]
     fn the_label_command_writes_each_positions_search_score_in_order() {
-        let won = board(
-            [
-                "       r", "R       ", "        ", "        ", "        ", "        ", "        ",
-                "       E",
-            ],
-            "g",
-        );
+        let won = goal_in_one();
         let open = crate::board::Position::standard_opening();
         let dir = std::env::temp_dir().join(format!("aamir-label-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
