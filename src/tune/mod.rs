@@ -24,6 +24,7 @@ pub mod data;
 pub mod datagen;
 pub mod fit;
 pub mod label;
+pub mod midturn;
 pub mod moves;
 pub mod order;
 pub mod pack;

@@ -54,6 +54,9 @@ pub struct TrainOptions {
     pub grade: Option<String>,
     /// Train a residual over the hand-weighted terms (default weights).
     pub residual: bool,
+    /// Output buckets: 1 (turn starts), or one per steps spent in the turn
+    /// ([`nnue::BUCKETS`]).
+    pub buckets: usize,
 }
 
 /// Shared rows of the factorised first layer: one per owner and class.
@@ -93,6 +96,8 @@ struct Sample {
     /// What the net's output is added to, in logits (the hand terms'
     /// score of a residual net, else 0).
     base: f32,
+    /// Its output bucket.
+    bucket: usize,
 }
 
 /// The inputs of a record as the side to move (0) and the other side (1)
@@ -154,12 +159,12 @@ struct Grads {
     w3: Vec<f32>,
     b3: Vec<f32>,
     w4: Vec<f32>,
-    b4: f32,
+    b4: Vec<f32>,
     loss: f64,
 }
 
 impl Grads {
-    fn new() -> Grads {
+    fn new(buckets: usize) -> Grads {
         Grads {
             w1: vec![0.0; ROWS * L1],
             touched: vec![false; ROWS],
@@ -168,8 +173,8 @@ impl Grads {
             b2: vec![0.0; L2],
             w3: vec![0.0; L3 * L2],
             b3: vec![0.0; L3],
-            w4: vec![0.0; L3],
-            b4: 0.0,
+            w4: vec![0.0; buckets * L3],
+            b4: vec![0.0; buckets],
             loss: 0.0,
         }
     }
@@ -188,10 +193,10 @@ impl Grads {
             &mut self.w3,
             &mut self.b3,
             &mut self.w4,
+            &mut self.b4,
         ] {
             v.fill(0.0);
         }
-        self.b4 = 0.0;
         self.loss = 0.0;
     }
 
@@ -214,7 +219,7 @@ impl Grads {
         add(&mut self.w3, &other.w3);
         add(&mut self.b3, &other.b3);
         add(&mut self.w4, &other.w4);
-        self.b4 += other.b4;
+        add(&mut self.b4, &other.b4);
         self.loss += other.loss;
     }
 }
@@ -257,13 +262,14 @@ fn forward(net: &FloatNet, s: &Sample) -> Forward {
         fw.z2[k] = z;
         fw.a2[k] = z.clamp(0.0, 1.0);
     }
-    let mut out = net.b4;
+    let b = s.bucket;
+    let mut out = net.b4[b];
     for m in 0..L3 {
         let row = &net.w3[m * L2..(m + 1) * L2];
         let z = net.b3[m] + row.iter().zip(&fw.a2).map(|(w, a)| w * a).sum::<f32>();
         fw.z3[m] = z;
         fw.a3[m] = z.clamp(0.0, 1.0);
-        out += net.w4[m] * fw.a3[m];
+        out += net.w4[b * L3 + m] * fw.a3[m];
     }
     fw.out = out;
     fw
@@ -283,11 +289,12 @@ fn backward(net: &FloatNet, s: &Sample, g: &mut Grads) {
     let e = p - s.target;
     g.loss += f64::from(e * e);
     let d_out = 2.0 * e * p * (1.0 - p);
-    g.b4 += d_out;
+    let b = s.bucket;
+    g.b4[b] += d_out;
     let mut dz3 = [0f32; L3];
     for m in 0..L3 {
-        g.w4[m] += d_out * fw.a3[m];
-        dz3[m] = d_out * net.w4[m] * inside(fw.z3[m]);
+        g.w4[b * L3 + m] += d_out * fw.a3[m];
+        dz3[m] = d_out * net.w4[b * L3 + m] * inside(fw.z3[m]);
     }
     let mut dz2 = [0f32; L2];
     for m in 0..L3 {
@@ -385,7 +392,7 @@ struct Optimiser {
 }
 
 impl Optimiser {
-    fn new() -> Optimiser {
+    fn new(buckets: usize) -> Optimiser {
         Optimiser {
             w1: Moments::new(ROWS * L1),
             b1: Moments::new(L1),
@@ -393,8 +400,8 @@ impl Optimiser {
             b2: Moments::new(L2),
             w3: Moments::new(L3 * L2),
             b3: Moments::new(L3),
-            w4: Moments::new(L3),
-            b4: Moments::new(1),
+            w4: Moments::new(buckets * L3),
+            b4: Moments::new(buckets),
             t: 0,
         }
     }
@@ -414,7 +421,7 @@ impl Optimiser {
             }
         }
         for v in [
-            &mut g.b1, &mut g.w2, &mut g.b2, &mut g.w3, &mut g.b3, &mut g.w4,
+            &mut g.b1, &mut g.w2, &mut g.b2, &mut g.w3, &mut g.b3, &mut g.w4, &mut g.b4,
         ] {
             scale(v);
         }
@@ -423,10 +430,9 @@ impl Optimiser {
         adam(&mut net.b2, &g.b2, &mut self.b2, lr, 0..L2);
         adam(&mut net.w3, &g.w3, &mut self.w3, lr, 0..L3 * L2);
         adam(&mut net.b3, &g.b3, &mut self.b3, lr, 0..L3);
-        adam(&mut net.w4, &g.w4, &mut self.w4, lr, 0..L3);
-        let mut b4 = [net.b4];
-        adam(&mut b4, &[g.b4 * inv], &mut self.b4, lr, 0..1);
-        net.b4 = b4[0];
+        let nb = net.b4.len();
+        adam(&mut net.w4, &g.w4, &mut self.w4, lr, 0..nb * L3);
+        adam(&mut net.b4, &g.b4, &mut self.b4, lr, 0..nb);
         net.clamp_weights();
     }
 }
@@ -437,6 +443,7 @@ impl Optimiser {
 pub fn fit_teacher_scale(records: &[&Record]) -> f64 {
     let data: Vec<(f64, f64)> = records
         .iter()
+        .filter(|r| !r.logit_label())
         .filter_map(|r| {
             r.result()
                 .map(|y| (f64::from(r.score()) / 100.0, f64::from(y)))
@@ -479,14 +486,20 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
     }
     let kt = fit_teacher_scale(&train);
     let lambda = opts.result_pct as f32 / 100.0;
+    let teacher_only = |r: &Record| -> f32 {
+        if r.logit_label() {
+            sigmoid(f64::from(r.score()) / 1000.0) as f32
+        } else {
+            sigmoid(kt * f64::from(r.score()) / 100.0) as f32
+        }
+    };
     let target = |r: &Record| -> f32 {
-        let t = sigmoid(kt * f64::from(r.score()) / 100.0) as f32;
+        let t = teacher_only(r);
         match r.result() {
             Some(y) => (1.0 - lambda) * t + lambda * y,
             None => t,
         }
     };
-    let teacher_only = |r: &Record| sigmoid(kt * f64::from(r.score()) / 100.0) as f32;
     outln!(
         "{} positions ({} train, {} held out{}); teacher's scale {kt:.4} per 100 of its score; target {}% teacher, {}% result",
         all.len(),
@@ -519,6 +532,7 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
                 n,
                 target: teacher_only(r),
                 base,
+                bucket: nnue::bucket_of(r.steps_left(), opts.buckets),
             }
         })
         .collect();
@@ -532,14 +546,21 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
         return Ok(());
     }
     let mut rng = SplitMix::new(opts.seed, 0);
-    let mut net = FloatNet::random(opts.scale, || rng.unit() as f32);
+    if opts.buckets != 1 && opts.buckets != nnue::BUCKETS {
+        bail!(
+            "--buckets {}: a net has 1 or {} output buckets",
+            opts.buckets,
+            nnue::BUCKETS
+        );
+    }
+    let mut net = FloatNet::random_buckets(opts.scale, opts.buckets, || rng.unit() as f32);
     if opts.residual {
         net.base = crate::eval::nnue::Base::Terms;
     }
     // The shared rows start at 0: the square rows carry the start.
     net.w1.resize(ROWS * L1, 0.0);
-    let mut opt = Optimiser::new();
-    let mut grads: Vec<Grads> = (0..threads).map(|_| Grads::new()).collect();
+    let mut opt = Optimiser::new(opts.buckets);
+    let mut grads: Vec<Grads> = (0..threads).map(|_| Grads::new(opts.buckets)).collect();
     let mut best: Option<(f64, usize)> = None;
     let total = opts.epochs * train.len();
     let start = Instant::now();
@@ -568,6 +589,7 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
                         n,
                         target: target(r),
                         base: train_base[i as usize],
+                        bucket: nnue::bucket_of(r.steps_left(), opts.buckets),
                     }
                 })
                 .collect();
@@ -752,13 +774,14 @@ mod tests {
             n,
             target: 0.8,
             base: 0.1,
+            bucket: 0,
         };
         let loss = |net: &FloatNet| {
             let o = forward(net, &s).out + s.base;
             let p = 1.0 / (1.0 + (-o).exp());
             f64::from((p - s.target) * (p - s.target))
         };
-        let mut g = Grads::new();
+        let mut g = Grads::new(1);
         backward(&net, &s, &mut g);
         let mut checked = 0;
         // A few weights of each layer.
@@ -797,7 +820,7 @@ mod tests {
         }
         assert!(checked >= 10, "only {checked} probes had a gradient");
         let before = loss(&net);
-        let mut opt = Optimiser::new();
+        let mut opt = Optimiser::new(1);
         opt.step(&mut net, &mut g, 1, 1e-3);
         assert!(loss(&net) < before);
     }
@@ -820,6 +843,7 @@ mod tests {
             n,
             target: 0.5,
             base: 0.0,
+            bucket: 0,
         };
         let trained = forward(&net, &s).out;
         assert!((trained - folded.logit(&pos)).abs() < 1e-4);
