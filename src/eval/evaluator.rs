@@ -97,6 +97,18 @@ impl Evaluator {
         self.with_base(acc.net(), acc.evaluate(pos.side(), pos.steps_left()), pos)
     }
 
+    /// The score of `pos` with the net's first-layer sums `acc` given (a
+    /// caller that has them from a nearby position's,
+    /// [`super::nnue::Network::update_from`]); without a net, the terms'.
+    pub fn evaluate_with(&self, acc: Option<&super::nnue::Accumulator>, pos: &Position) -> i32 {
+        match (&self.net, acc) {
+            (Some(net), Some(acc)) => {
+                self.with_base(net, net.score(acc, pos.side(), pos.steps_left()), pos)
+            }
+            _ => self.evaluate(pos),
+        }
+    }
+
     /// A net's score `e` of `pos` with what the net is added to.
     #[inline]
     fn with_base(&self, net: &super::nnue::Network, e: i32, pos: &Position) -> i32 {

@@ -69,6 +69,8 @@ pub struct Worker<'a> {
     /// evaluator has a net: every action made and unmade below the root
     /// goes through [`Worker::make`] and [`Worker::unmake`] to keep them.
     nn: Option<Accumulators>,
+    /// The root of [`Worker::set_root_child`] and its accumulators.
+    nn_root: Option<(Position, crate::eval::nnue::Accumulator)>,
 }
 
 /// Slots of the per-thread static-score cache (a power of two).
@@ -133,15 +135,28 @@ impl<'a> Worker<'a> {
                 .net
                 .clone()
                 .map(|net| Accumulators::new(net, &Position::empty(Color::Gold))),
+            nn_root: None,
         }
     }
 
-    /// Sets the position the next [`Worker::search`] starts from (the
-    /// learned evaluation's accumulators are computed for it afresh).
+    /// Sets the position the next [`Worker::search`] starts from, `child`
+    /// a turn away from `root`: the accumulators come from `root`'s (kept
+    /// while the root stays the same) by the pieces that differ, not
+    /// afresh; the root's turns are searched one after another this way
+    /// at every depth.
     #[inline]
-    pub fn set_root(&mut self, pos: &Position) {
+    pub fn set_root_child(&mut self, root: &Position, child: &Position) {
         if let Some(nn) = &mut self.nn {
-            nn.reset(pos);
+            let fresh = self
+                .nn_root
+                .as_ref()
+                .is_none_or(|(p, _)| p.hash() != root.hash() || p != root);
+            if fresh {
+                self.nn_root = Some((root.clone(), nn.net().refresh(root)));
+            }
+            let (p, acc) = self.nn_root.as_ref().expect("set above");
+            let child_acc = nn.net().update_from(p, acc, child);
+            nn.reset_to(child_acc);
         }
     }
 

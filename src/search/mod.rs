@@ -203,6 +203,8 @@ impl Searcher {
         // back quickly, or the session's next `go` waits for it).
         let hard = limits.time_manager(start).hard_deadline();
         let mut moves: Vec<RootMove> = Vec::with_capacity(turns.len());
+        // With a net, each turn's sums come from the root's.
+        let root_acc = self.eval.net.as_ref().map(|n| n.refresh(&root));
         for (i, turn) in turns.into_iter().enumerate() {
             if i % ROOT_POLL == ROOT_POLL - 1
                 && (stop.load(Ordering::Relaxed) || hard.is_some_and(|d| Instant::now() >= d))
@@ -210,7 +212,9 @@ impl Searcher {
                 break;
             }
             let after = turn.apply(&root);
-            let eval = self.eval.evaluate(&after);
+            let acc = (self.eval.net.as_ref().zip(root_acc.as_ref()))
+                .map(|(n, a)| n.update_from(&root, a, &after));
+            let eval = self.eval.evaluate_with(acc.as_ref(), &after);
             let may_win = after.has_goal(me) || after.rabbits(me.opp()).is_empty();
             moves.push(RootMove {
                 turn,
@@ -399,7 +403,7 @@ fn iterate(
             for i in 0..moves.len() {
                 let mut child = moves[i].turn.apply(root);
                 let child = &mut child;
-                w.set_root(child);
+                w.set_root_child(root, child);
                 w.path.clear();
                 w.path.push(child.hash());
                 w.known_eval = Some((child.hash(), moves[i].eval));

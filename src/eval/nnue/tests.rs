@@ -100,6 +100,9 @@ fn simd_loops_equal_portable_ones() {
         simd::sub_add_row(&mut a, &row, &row2);
         simd::portable::sub_add_row(&mut b, &row, &row2);
         assert_eq!(a, b);
+        simd::sub_row(&mut a, &row2);
+        simd::portable::sub_row(&mut b, &row2);
+        assert_eq!(a, b);
         let (mut c, mut d) = ([0i16; L1], [0i16; L1]);
         simd::clip_into(&mut c, &a);
         simd::portable::clip_into(&mut d, &a);
@@ -330,4 +333,50 @@ fn a_version_2_file_reads_as_one_bucket_and_odd_buckets_are_refused() {
     odd[36..40].copy_from_slice(&3u32.to_le_bytes());
     let e = format!("{:#}", file::from_bytes(&odd).unwrap_err());
     assert!(e.contains("3 output buckets"), "{e}");
+}
+
+#[test]
+fn accumulators_from_a_nearby_position_equal_a_refresh() {
+    // Whole random turns from one root, captures (and the classes they
+    // change) included: each child's sums from the root's equal its own.
+    let net = random_net(16);
+    let ev = crate::eval::Evaluator {
+        w: Default::default(),
+        net: Some(Arc::new(net.clone())),
+    };
+    let mut rng = SplitMix::new(17, 0);
+    let mut captured = 0;
+    for _ in 0..30 {
+        let mut root = opening();
+        // Some turns in, so that pieces are loose enough to be taken.
+        for _ in 0..rng.below(40) * 4 {
+            let mut list = ActionList::new();
+            generate_actions(&root, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            root.make_action(list.as_slice()[rng.below(list.len())]);
+            if root.steps_left() == 0 {
+                root.pass_turn();
+            }
+        }
+        root.set_steps_left(STEPS_PER_TURN);
+        let root_acc = net.refresh(&root);
+        for _ in 0..20 {
+            let mut child = root.clone();
+            while child.steps_left() > 0 {
+                let mut list = ActionList::new();
+                generate_actions(&child, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let u = child.make_action(list.as_slice()[rng.below(list.len())]);
+                captured += u.captures().iter().flatten().count();
+            }
+            let acc = net.update_from(&root, &root_acc, &child);
+            assert_eq!(acc, net.refresh(&child));
+            assert_eq!(ev.evaluate_with(Some(&acc), &child), ev.evaluate(&child));
+        }
+    }
+    assert!(captured > 20, "the turns took {captured} pieces");
 }
