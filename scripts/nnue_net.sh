@@ -1,31 +1,26 @@
 #!/usr/bin/env bash
-# Makes the learned evaluation's net from nothing (issue 79): the three
-# teacher-labelled position sets, their packed files, a first net of turn
-# starts, positions part way through turns labelled by it, and the net.
+# Makes the learned evaluation's net from nothing (issue 79): the two
+# teacher-labelled position sets, their packed files, and the trained net.
 #
 #   scripts/nnue_net.sh AAMIR TEACHER OUT [TRAIN-OPTIONS...]
 #
 # AAMIR is a release build of aamir; TEACHER scores position files
 # (`TEACHER evalPos FILE`), such as Sharp's developer build made outside
 # this repository by ../shared/tools/build-sharp.sh (nothing of it is kept
-# here). OUT receives set1/, set2/, set3/ (each with all.pk packed by
-# `aamir pack`), net-turns.nnue (one output, turn starts only), mid.pk
-# (`aamir midturn` labelled by net-turns.nnue) and net.nnue (one output per
-# steps spent in the turn). Both nets are residuals over the hand terms.
-# Extra arguments go to both `aamir train` runs. Each stage is skipped
-# when its output exists, so an interrupted run resumes.
+# here). OUT receives set1/ and set2/ (scripts/nnue_data.sh's output, each
+# with all.pk packed by `aamir pack`) and net.nnue. Extra arguments go to
+# `aamir train` (e.g. --residual). Each stage is skipped when its output
+# exists, so an interrupted run resumes.
 #
 # The sets: set1 is 640 games of self-play at depth 3 (seed 1) with 16
 # random-turn children a turn, about 1.05M positions; set2 is 1000 games
 # (seed 2) with 48 children, about 4.66M; set3 is the 63,000 positions of
 # 922 recorded games that matter with 24 children each, 1.56M. On two
 # cores: about 16 and 48 minutes of `aamir gen` (set3: 32 s), 2, 6 and 2
-# minutes of labels, 8 minutes of training for 8 epochs, 14 minutes of
-# `aamir midturn` (one turn start in 6, 1.3M positions), 9 minutes of
-# training again.
+# minutes of labels, 8 minutes of training for 8 epochs.
 set -euo pipefail
 if [ $# -lt 3 ]; then
-    sed -n '2,26p' "$0"
+    sed -n '2,21p' "$0"
     exit 2
 fi
 AAMIR=$1 TEACHER=$2 OUT=$3
@@ -65,14 +60,5 @@ if [ ! -s "$OUT/set3/all.pk" ]; then
     "$AAMIR" pack "$OUT/set3/gen.tsv" --scores "$OUT/set3/teacher.txt" --out "$OUT/set3/all.pk"
 fi
 # set3 is read twice: a third of what the net sees comes from real games.
-sets=("$OUT/set1/all.pk" "$OUT/set2/all.pk" "$OUT/set3/all.pk" "$OUT/set3/all.pk")
-if [ ! -s "$OUT/net-turns.nnue" ]; then
-    "$AAMIR" train "${sets[@]}" --residual --out "$OUT/net-turns.nnue" --epochs 8 --seed 1 "$@"
-fi
-if [ ! -s "$OUT/mid.pk" ]; then
-    "$AAMIR" midturn "$OUT/set1/all.pk" "$OUT/set2/all.pk" "$OUT/set3/all.pk" \
-        --every 6 --seed 4 --net "$OUT/net-turns.nnue" --threads "$(nproc)" --out "$OUT/mid.pk.part"
-    mv "$OUT/mid.pk.part" "$OUT/mid.pk"
-fi
-"$AAMIR" train "${sets[@]}" "$OUT/mid.pk" --residual --buckets 4 \
+"$AAMIR" train "$OUT/set1/all.pk" "$OUT/set2/all.pk" "$OUT/set3/all.pk" "$OUT/set3/all.pk" \
     --out "$OUT/net.nnue" --epochs 8 --seed 1 "$@"

@@ -331,7 +331,7 @@ fn net_ns(config: &EngineConfig, positions: &[Position], rounds: usize) -> Resul
         best[0] = best[0].min(t.elapsed().as_nanos() as f64 / positions.len() as f64);
         let t = Instant::now();
         for (p, a) in positions.iter().zip(&accs) {
-            black_box(net.output(black_box(a), p.side(), 0));
+            black_box(net.output(black_box(a), p.side()));
         }
         best[1] = best[1].min(t.elapsed().as_nanos() as f64 / positions.len() as f64);
         let (mut total, mut count) = (0u128, 0u32);

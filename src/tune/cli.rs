@@ -2,7 +2,7 @@
 //! `tune-moves` and `auc`, their clap arguments and how each becomes a
 //! call into its module.
 
-use super::{auc, data, datagen, fit, label, midturn, moves, order, pack, terms, train};
+use super::{auc, data, datagen, fit, label, moves, order, pack, terms, train};
 use crate::eval::{Evaluator, Weights};
 use crate::search::EngineOptions;
 use crate::search::order_weights::ORDER_WEIGHTS;
@@ -331,39 +331,6 @@ pub enum TuneCommand {
         /// terms' (default weights), and it learns what they miss.
         #[arg(long)]
         residual: bool,
-        /// Output buckets: 1 (one output, learned from every position), or
-        /// 4 (one per steps spent in the turn, for packs with positions
-        /// part way through turns, `aamir midturn`).
-        #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4))]
-        buckets: usize,
-    },
-    /// Positions part way through turns, labelled by a one-turn lookahead:
-    /// from each of a sample of the turn starts in packed files, random
-    /// legal steps spend one to three steps; the label is the best score,
-    /// over every way to finish the turn, of the evaluation (hand terms,
-    /// with a net if given) at the opponent's turn start. Writes a packed
-    /// file for `aamir train --buckets 4`.
-    Midturn {
-        /// Packed position files (`aamir pack`).
-        #[arg(required = true)]
-        files: Vec<String>,
-        /// Take one turn start in this many (every position: 1).
-        #[arg(long, default_value_t = 8, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
-        every: usize,
-        /// Seed of the sample and the steps.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// The net file added to (or replacing) the hand terms in the
-        /// labels, as `evalfile`; `builtin` for the embedded net; none:
-        /// the hand terms alone.
-        #[arg(long)]
-        net: Option<String>,
-        /// Threads.
-        #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=512))]
-        threads: usize,
-        /// The packed file to write.
-        #[arg(long)]
-        out: String,
     },
     /// How well the static evaluation sees who wins: over the early
     /// positions of finished games, the area under the ROC curve (AUC) of
@@ -420,21 +387,6 @@ pub fn run(command: TuneCommand) -> Result<()> {
             threads,
             out,
         } => label::run_scores(&files, depth, hash, threads, &out),
-        TuneCommand::Midturn {
-            files,
-            every,
-            seed,
-            net,
-            threads,
-            out,
-        } => midturn::run(&midturn::MidturnOptions {
-            files,
-            every,
-            seed,
-            net,
-            threads,
-            out,
-        }),
         TuneCommand::Pack {
             files,
             scores,
@@ -462,7 +414,6 @@ pub fn run(command: TuneCommand) -> Result<()> {
             factor,
             grade,
             residual,
-            buckets,
         } => train::run(&train::TrainOptions {
             files,
             out,
@@ -479,7 +430,6 @@ pub fn run(command: TuneCommand) -> Result<()> {
             factor,
             grade,
             residual,
-            buckets,
         }),
         TuneCommand::Auc {
             files,

@@ -24,7 +24,6 @@ pub mod data;
 pub mod datagen;
 pub mod fit;
 pub mod label;
-pub mod midturn;
 pub mod moves;
 pub mod order;
 pub mod pack;

@@ -12,10 +12,7 @@
 //! 26      split bucket, 0..=99 (hash of the game's name: a game's
 //!         positions share it, as `tune-terms` splits them)
 //! 27      flags: bit 0 quiet (no goal threat of either side and no
-//!         capture for the side to move within its turn); bits 1-2 the
-//!         steps the side to move has spent in its turn (0 at a turn start);
-//!         bit 3 the score is a logit in thousandths (aamir's own label,
-//!         `aamir midturn`) rather than in the teacher's units
+//!         capture for the side to move within its turn)
 //! 28..32  the teacher's score for the side to move, i32
 //! ```
 //!
@@ -70,9 +67,7 @@ impl Record {
             None => 2,
         };
         r[26] = bucket;
-        let spent =
-            crate::board::STEPS_PER_TURN - pos.steps_left().min(crate::board::STEPS_PER_TURN);
-        r[27] = u8::from(quiet) | (spent.min(3) << 1);
+        r[27] = u8::from(quiet);
         r[28..].copy_from_slice(&score.clamp(-TEACHER_CAP, TEACHER_CAP).to_le_bytes());
         Record(r)
     }
@@ -102,23 +97,6 @@ impl Record {
         self.0[27] & 1 != 0
     }
 
-    /// The same record with its score read as a logit in thousandths.
-    pub fn with_logit_label(mut self) -> Record {
-        self.0[27] |= 8;
-        self
-    }
-
-    /// Whether the score is a logit in thousandths (else in the teacher's
-    /// units, whose scale `aamir train` fits to the results).
-    pub fn logit_label(&self) -> bool {
-        self.0[27] & 8 != 0
-    }
-
-    /// The steps the side to move has left in its turn.
-    pub fn steps_left(&self) -> u8 {
-        crate::board::STEPS_PER_TURN - ((self.0[27] >> 1) & 3)
-    }
-
     pub fn score(&self) -> i32 {
         i32::from_le_bytes(self.0[28..32].try_into().expect("4 bytes"))
     }
@@ -136,13 +114,12 @@ impl Record {
         })
     }
 
-    /// The position, with the steps left it was stored with.
+    /// The position, with a fresh turn.
     pub fn position(&self) -> Position {
         let mut pos = Position::empty(self.side());
         for (p, sq) in self.pieces() {
             pos.put(p, sq);
         }
-        pos.set_steps_left(self.steps_left());
         pos
     }
 
@@ -153,7 +130,6 @@ impl Record {
         ensure!(self.0[24] <= 1, "side byte {}", self.0[24]);
         ensure!(self.0[25] <= 2, "result byte {}", self.0[25]);
         ensure!(self.0[26] <= 99, "bucket byte {}", self.0[26]);
-        ensure!(self.0[27] < 16, "flags byte {}", self.0[27]);
         let n = occ.count_ones() as usize;
         for i in 0..n {
             let nib = (self.0[8 + i / 2] >> (4 * (i % 2))) & 15;
@@ -272,16 +248,6 @@ mod tests {
         assert!(r.quiet());
         assert_eq!(r.score(), -TEACHER_CAP);
         r.check().unwrap();
-        assert_eq!(r.steps_left(), 4);
-        let mut mid = pos.clone();
-        mid.set_steps_left(1);
-        let m = Record::new(&mid, None, 0, false, 5);
-        assert_eq!((m.steps_left(), m.quiet(), m.result()), (1, false, None));
-        assert_eq!(m.position(), mid);
-        assert!(!m.logit_label());
-        let l = m.with_logit_label();
-        assert!(l.logit_label() && l.check().is_ok());
-        assert_eq!((l.steps_left(), l.quiet(), l.score()), (1, false, 5));
         let mut bad = r;
         bad.0[24] = 7;
         assert!(bad.check().is_err());

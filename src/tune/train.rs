@@ -54,9 +54,6 @@ pub struct TrainOptions {
     pub grade: Option<String>,
     /// Train a residual over the hand-weighted terms (default weights).
     pub residual: bool,
-    /// Output buckets: 1 (turn starts), or one per steps spent in the turn
-    /// ([`nnue::BUCKETS`]).
-    pub buckets: usize,
 }
 
 /// Shared rows of the factorised first layer: one per owner and class.
@@ -96,8 +93,6 @@ struct Sample {
     /// What the net's output is added to, in logits (the hand terms'
     /// score of a residual net, else 0).
     base: f32,
-    /// Its output bucket.
-    bucket: usize,
 }
 
 /// The inputs of a record as the side to move (0) and the other side (1)
@@ -159,12 +154,12 @@ struct Grads {
     w3: Vec<f32>,
     b3: Vec<f32>,
     w4: Vec<f32>,
-    b4: Vec<f32>,
+    b4: f32,
     loss: f64,
 }
 
 impl Grads {
-    fn new(buckets: usize) -> Grads {
+    fn new() -> Grads {
         Grads {
             w1: vec![0.0; ROWS * L1],
             touched: vec![false; ROWS],
@@ -173,8 +168,8 @@ impl Grads {
             b2: vec![0.0; L2],
             w3: vec![0.0; L3 * L2],
             b3: vec![0.0; L3],
-            w4: vec![0.0; buckets * L3],
-            b4: vec![0.0; buckets],
+            w4: vec![0.0; L3],
+            b4: 0.0,
             loss: 0.0,
         }
     }
@@ -193,10 +188,10 @@ impl Grads {
             &mut self.w3,
             &mut self.b3,
             &mut self.w4,
-            &mut self.b4,
         ] {
             v.fill(0.0);
         }
+        self.b4 = 0.0;
         self.loss = 0.0;
     }
 
@@ -219,7 +214,7 @@ impl Grads {
         add(&mut self.w3, &other.w3);
         add(&mut self.b3, &other.b3);
         add(&mut self.w4, &other.w4);
-        add(&mut self.b4, &other.b4);
+        self.b4 += other.b4;
         self.loss += other.loss;
     }
 }
@@ -262,14 +257,13 @@ fn forward(net: &FloatNet, s: &Sample) -> Forward {
         fw.z2[k] = z;
         fw.a2[k] = z.clamp(0.0, 1.0);
     }
-    let b = s.bucket;
-    let mut out = net.b4[b];
+    let mut out = net.b4;
     for m in 0..L3 {
         let row = &net.w3[m * L2..(m + 1) * L2];
         let z = net.b3[m] + row.iter().zip(&fw.a2).map(|(w, a)| w * a).sum::<f32>();
         fw.z3[m] = z;
         fw.a3[m] = z.clamp(0.0, 1.0);
-        out += net.w4[b * L3 + m] * fw.a3[m];
+        out += net.w4[m] * fw.a3[m];
     }
     fw.out = out;
     fw
@@ -289,12 +283,11 @@ fn backward(net: &FloatNet, s: &Sample, g: &mut Grads) {
     let e = p - s.target;
     g.loss += f64::from(e * e);
     let d_out = 2.0 * e * p * (1.0 - p);
-    let b = s.bucket;
-    g.b4[b] += d_out;
+    g.b4 += d_out;
     let mut dz3 = [0f32; L3];
     for m in 0..L3 {
-        g.w4[b * L3 + m] += d_out * fw.a3[m];
-        dz3[m] = d_out * net.w4[b * L3 + m] * inside(fw.z3[m]);
+        g.w4[m] += d_out * fw.a3[m];
+        dz3[m] = d_out * net.w4[m] * inside(fw.z3[m]);
     }
     let mut dz2 = [0f32; L2];
     for m in 0..L3 {
@@ -392,7 +385,7 @@ struct Optimiser {
 }
 
 impl Optimiser {
-    fn new(buckets: usize) -> Optimiser {
+    fn new() -> Optimiser {
         Optimiser {
             w1: Moments::new(ROWS * L1),
             b1: Moments::new(L1),
@@ -400,8 +393,8 @@ impl Optimiser {
             b2: Moments::new(L2),
             w3: Moments::new(L3 * L2),
             b3: Moments::new(L3),
-            w4: Moments::new(buckets * L3),
-            b4: Moments::new(buckets),
+            w4: Moments::new(L3),
+            b4: Moments::new(1),
             t: 0,
         }
     }
@@ -421,7 +414,7 @@ impl Optimiser {
             }
         }
         for v in [
-            &mut g.b1, &mut g.w2, &mut g.b2, &mut g.w3, &mut g.b3, &mut g.w4, &mut g.b4,
+            &mut g.b1, &mut g.w2, &mut g.b2, &mut g.w3, &mut g.b3, &mut g.w4,
         ] {
             scale(v);
         }
@@ -430,9 +423,10 @@ impl Optimiser {
         adam(&mut net.b2, &g.b2, &mut self.b2, lr, 0..L2);
         adam(&mut net.w3, &g.w3, &mut self.w3, lr, 0..L3 * L2);
         adam(&mut net.b3, &g.b3, &mut self.b3, lr, 0..L3);
-        let nb = net.b4.len();
-        adam(&mut net.w4, &g.w4, &mut self.w4, lr, 0..nb * L3);
-        adam(&mut net.b4, &g.b4, &mut self.b4, lr, 0..nb);
+        adam(&mut net.w4, &g.w4, &mut self.w4, lr, 0..L3);
+        let mut b4 = [net.b4];
+        adam(&mut b4, &[g.b4 * inv], &mut self.b4, lr, 0..1);
+        net.b4 = b4[0];
         net.clamp_weights();
     }
 }
@@ -443,7 +437,6 @@ impl Optimiser {
 pub fn fit_teacher_scale(records: &[&Record]) -> f64 {
     let data: Vec<(f64, f64)> = records
         .iter()
-        .filter(|r| !r.logit_label())
         .filter_map(|r| {
             r.result()
                 .map(|y| (f64::from(r.score()) / 100.0, f64::from(y)))
@@ -486,20 +479,14 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
     }
     let kt = fit_teacher_scale(&train);
     let lambda = opts.result_pct as f32 / 100.0;
-    let teacher_only = |r: &Record| -> f32 {
-        if r.logit_label() {
-            sigmoid(f64::from(r.score()) / 1000.0) as f32
-        } else {
-            sigmoid(kt * f64::from(r.score()) / 100.0) as f32
-        }
-    };
     let target = |r: &Record| -> f32 {
-        let t = teacher_only(r);
+        let t = sigmoid(kt * f64::from(r.score()) / 100.0) as f32;
         match r.result() {
             Some(y) => (1.0 - lambda) * t + lambda * y,
             None => t,
         }
     };
+    let teacher_only = |r: &Record| sigmoid(kt * f64::from(r.score()) / 100.0) as f32;
     outln!(
         "{} positions ({} train, {} held out{}); teacher's scale {kt:.4} per 100 of its score; target {}% teacher, {}% result",
         all.len(),
@@ -532,7 +519,6 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
                 n,
                 target: teacher_only(r),
                 base,
-                bucket: nnue::bucket_of(r.steps_left(), opts.buckets),
             }
         })
         .collect();
@@ -546,21 +532,14 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
         return Ok(());
     }
     let mut rng = SplitMix::new(opts.seed, 0);
-    if opts.buckets != 1 && opts.buckets != nnue::BUCKETS {
-        bail!(
-            "--buckets {}: a net has 1 or {} output buckets",
-            opts.buckets,
-            nnue::BUCKETS
-        );
-    }
-    let mut net = FloatNet::random_buckets(opts.scale, opts.buckets, || rng.unit() as f32);
+    let mut net = FloatNet::random(opts.scale, || rng.unit() as f32);
     if opts.residual {
         net.base = crate::eval::nnue::Base::Terms;
     }
     // The shared rows start at 0: the square rows carry the start.
     net.w1.resize(ROWS * L1, 0.0);
-    let mut opt = Optimiser::new(opts.buckets);
-    let mut grads: Vec<Grads> = (0..threads).map(|_| Grads::new(opts.buckets)).collect();
+    let mut opt = Optimiser::new();
+    let mut grads: Vec<Grads> = (0..threads).map(|_| Grads::new()).collect();
     let mut best: Option<(f64, usize)> = None;
     let total = opts.epochs * train.len();
     let start = Instant::now();
@@ -589,7 +568,6 @@ pub fn run(opts: &TrainOptions) -> Result<()> {
                         n,
                         target: target(r),
                         base: train_base[i as usize],
-                        bucket: nnue::bucket_of(r.steps_left(), opts.buckets),
                     }
                 })
                 .collect();
@@ -774,14 +752,13 @@ mod tests {
             n,
             target: 0.8,
             base: 0.1,
-            bucket: 0,
         };
         let loss = |net: &FloatNet| {
             let o = forward(net, &s).out + s.base;
             let p = 1.0 / (1.0 + (-o).exp());
             f64::from((p - s.target) * (p - s.target))
         };
-        let mut g = Grads::new(1);
+        let mut g = Grads::new();
         backward(&net, &s, &mut g);
         let mut checked = 0;
         // A few weights of each layer.
@@ -820,7 +797,7 @@ mod tests {
         }
         assert!(checked >= 10, "only {checked} probes had a gradient");
         let before = loss(&net);
-        let mut opt = Optimiser::new(1);
+        let mut opt = Optimiser::new();
         opt.step(&mut net, &mut g, 1, 1e-3);
         assert!(loss(&net) < before);
     }
@@ -843,7 +820,6 @@ mod tests {
             n,
             target: 0.5,
             base: 0.0,
-            bucket: 0,
         };
         let trained = forward(&net, &s).out;
         assert!((trained - folded.logit(&pos)).abs() < 1e-4);

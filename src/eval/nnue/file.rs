@@ -3,30 +3,25 @@
 //!
 //! ```text
 //! "AAMIRNET" | version u32 | inputs, l1, l2, l3 u32 | scale i32 | base u32
-//! | buckets u32 | about: length u32, UTF-8 | w1 i16[inputs*l1] | b1 i16[l1]
+//! | about: length u32, UTF-8 | w1 i16[inputs*l1] | b1 i16[l1]
 //! | w2 i16[l2*2*l1] | b2 i32[l2] | w3 i16[l3*l2] | b3 i32[l3]
-//! | w4 i16[buckets*l3] | b4 i32[buckets] | FNV-1a 64 of all the bytes before it
+//! | w4 i16[l3] | b4 i32 | FNV-1a 64 of all the bytes before it
 //! ```
-//!
-//! Version 2 files, of one bucket, have no `buckets` field and are still
-//! read.
 //!
 //! A file that is not one, of another version or shape, truncated,
 //! damaged or whose weights could overflow the 16-bit accumulators is
 //! refused with an error that says which.
 
-use super::{BUCKETS, Base, INPUTS, L1, L2, L3, MAX_ACTIVE, Network};
+use super::{Base, INPUTS, L1, L2, L3, MAX_ACTIVE, Network};
 use anyhow::{Context, Result, bail, ensure};
 
 const MAGIC: &[u8; 8] = b"AAMIRNET";
 /// The format this build reads and writes.
-pub const VERSION: u32 = 3;
-/// The older format still read: one bucket, no `buckets` field.
-const VERSION_ONE_BUCKET: u32 = 2;
+pub const VERSION: u32 = 2;
 /// The longest `about` text kept.
 const MAX_ABOUT: usize = 4096;
 
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for &b in bytes {
         h ^= u64::from(b);
@@ -44,7 +39,6 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     }
     out.extend_from_slice(&net.scale.to_le_bytes());
     out.extend_from_slice(&(net.base as u32).to_le_bytes());
-    out.extend_from_slice(&(net.buckets as u32).to_le_bytes());
     let about = &net.about.as_bytes()[..net.about.len().min(MAX_ABOUT)];
     out.extend_from_slice(&(about.len() as u32).to_le_bytes());
     out.extend_from_slice(about);
@@ -57,7 +51,7 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     i16s(&mut out, &net.w3);
     i32s(&mut out, &net.b3);
     i16s(&mut out, &net.w4);
-    i32s(&mut out, &net.b4);
+    i32s(&mut out, &[net.b4]);
     let sum = fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
@@ -114,8 +108,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network> {
     );
     let version = r.u32("the version")?;
     ensure!(
-        version == VERSION || version == VERSION_ONE_BUCKET,
-        "net file version {version}; this build reads versions {VERSION_ONE_BUCKET} and {VERSION}"
+        version == VERSION,
+        "net file version {version}; this build reads version {VERSION}"
     );
     let shape = [
         r.u32("the shape")?,
@@ -138,15 +132,6 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network> {
         1 => Base::Terms,
         b => bail!("the net's base {b} is not 0 (none) or 1 (the hand terms)"),
     };
-    let buckets = if version == VERSION_ONE_BUCKET {
-        1
-    } else {
-        r.u32("the buckets")? as usize
-    };
-    ensure!(
-        buckets == 1 || buckets == BUCKETS,
-        "the net has {buckets} output buckets; this build reads 1 or {BUCKETS}"
-    );
     let about_len = r.u32("the description's length")? as usize;
     ensure!(
         about_len <= MAX_ABOUT,
@@ -160,8 +145,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network> {
     let b2 = r.i32s(L2, "the second layer's biases")?;
     let w3 = r.i16s(L3 * L2, "the third layer")?;
     let b3 = r.i32s(L3, "the third layer's biases")?;
-    let w4 = r.i16s(buckets * L3, "the output layer")?;
-    let b4 = r.i32s(buckets, "the output's biases")?;
+    let w4 = r.i16s(L3, "the output layer")?;
+    let b4 = r.i32s(1, "the output's bias")?[0];
     let body = r.at;
     let sum = u64::from_le_bytes(r.take(8, "the checksum")?.try_into()?);
     ensure!(
@@ -194,7 +179,6 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network> {
         b3,
         w4,
         b4,
-        buckets,
         scale,
         base,
         about,

@@ -1,7 +1,7 @@
 //! The network in floating point, as the trainer fits it, and its
 //! rounding into the integer [`Network`] the engine runs.
 
-use super::{INPUTS, L1, L2, L3, Network, QA, QB, active_features, bucket_of};
+use super::{INPUTS, L1, L2, L3, Network, QA, QB, active_features};
 use crate::board::Position;
 
 /// Largest first-layer weight or bias while training. The trainer adds a
@@ -21,12 +21,8 @@ pub struct FloatNet {
     pub b2: Vec<f32>,
     pub w3: Vec<f32>,
     pub b3: Vec<f32>,
-    /// One row of [`L3`] per bucket.
     pub w4: Vec<f32>,
-    /// One per bucket.
-    pub b4: Vec<f32>,
-    /// Output buckets (1 or [`super::BUCKETS`]).
-    pub buckets: usize,
+    pub b4: f32,
     /// Centi-rabbits per unit of logit.
     pub scale: f32,
     /// What the score is added to.
@@ -35,13 +31,8 @@ pub struct FloatNet {
 
 impl FloatNet {
     /// Random weights from `rand01` (uniform on 0..1), scaled for each
-    /// layer's fan-in, with one output bucket.
-    pub fn random(scale: f32, rand01: impl FnMut() -> f32) -> FloatNet {
-        FloatNet::random_buckets(scale, 1, rand01)
-    }
-
-    /// Random weights with `buckets` outputs.
-    pub fn random_buckets(scale: f32, buckets: usize, mut rand01: impl FnMut() -> f32) -> FloatNet {
+    /// layer's fan-in.
+    pub fn random(scale: f32, mut rand01: impl FnMut() -> f32) -> FloatNet {
         let mut layer = |n: usize, fan_in: usize| -> Vec<f32> {
             let r = (1.0 / fan_in as f32).sqrt();
             (0..n).map(|_| (2.0 * rand01() - 1.0) * r).collect()
@@ -54,22 +45,15 @@ impl FloatNet {
             b2: vec![0.0; L2],
             w3: layer(L3 * L2, L2),
             b3: vec![0.0; L3],
-            w4: layer(buckets * L3, L3),
-            b4: vec![0.0; buckets],
-            buckets,
+            w4: layer(L3, L3),
+            b4: 0.0,
             scale,
             base: super::Base::None,
         }
     }
 
-    /// The output bucket of `pos` (by the steps spent in its turn).
-    pub fn bucket(&self, pos: &Position) -> usize {
-        bucket_of(pos.steps_left(), self.buckets)
-    }
-
-    /// The side to move's logit for `pos`, by its bucket's output.
+    /// The side to move's logit for `pos`.
     pub fn logit(&self, pos: &Position) -> f32 {
-        let b = self.bucket(pos);
         let side = pos.side();
         let mut a1 = vec![0f32; 2 * L1];
         for (half, view) in [side, side.opp()].into_iter().enumerate() {
@@ -89,11 +73,11 @@ impl FloatNet {
                 (self.b2[k] + row.iter().zip(&a1).map(|(w, a)| w * a).sum::<f32>()).clamp(0.0, 1.0)
             })
             .collect();
-        let mut out = self.b4[b];
+        let mut out = self.b4;
         for k in 0..L3 {
             let row = &self.w3[k * L2..(k + 1) * L2];
             let z = self.b3[k] + row.iter().zip(&a2).map(|(w, a)| w * a).sum::<f32>();
-            out += self.w4[b * L3 + k] * z.clamp(0.0, 1.0);
+            out += self.w4[k] * z.clamp(0.0, 1.0);
         }
         out
     }
@@ -138,8 +122,7 @@ impl FloatNet {
             w3: q16(&self.w3, QB),
             b3: q32(&self.b3, QA * QB),
             w4: q16(&self.w4, QB),
-            b4: q32(&self.b4, QA * QB),
-            buckets: self.buckets,
+            b4: (f64::from(self.b4) * f64::from(QA * QB)).round() as i32,
             scale: self.scale.round().max(1.0) as i32,
             base: self.base,
             about: about.to_string(),

@@ -17,19 +17,15 @@
 //!
 //! ```text
 //! 768 inputs -> 256 (per side, shared weights) -> [mover, other] 512
-//!   -> clipped ReLU -> 16 -> clipped ReLU -> 32 -> clipped ReLU -> 1 per bucket
+//!   -> clipped ReLU -> 16 -> clipped ReLU -> 32 -> clipped ReLU -> 1
 //! ```
 //!
 //! The first layer's outputs for both sides are the accumulators: sums
 //! of the weight rows of the active inputs, kept up to date step by step
 //! in the search ([`Accumulators`]) rather than recomputed. The output is
 //! the side to move's winning chance as a logit; the file's `scale` turns
-//! it into centi-rabbits. A net has one output per *bucket*: with
-//! [`BUCKETS`] of them, the bucket is the steps the mover has spent in its
-//! turn, so that part way through a turn the net scores what the mover can
-//! still do; a net of one bucket learned turn starts only, and part way
-//! through a turn its score leans toward the board with the turn passed
-//! ([`Network::score`]). A net may be a residual ([`Base::Terms`]): its
+//! it into centi-rabbits. Part way through a turn the score leans toward
+//! the board with the turn passed ([`Network::score`]). A net may be a residual ([`Base::Terms`]): its
 //! score is added to the hand-weighted terms', and it was trained on what
 //! they miss.
 //!
@@ -65,9 +61,6 @@ pub const L2: usize = 16;
 pub const L3: usize = 32;
 // The SIMD loops take rows of whole 8-lane blocks.
 const _: () = assert!(L1.is_multiple_of(8) && L2.is_multiple_of(8));
-/// Output buckets of a net trained on positions part way through a turn:
-/// one per number of steps spent (0 to 3).
-pub const BUCKETS: usize = STEPS_PER_TURN as usize;
 /// Scale of the first layer's weights and of every activation (1.0).
 pub const QA: i32 = 127;
 /// Scale of the later layers' weights: `1 << QB_SHIFT`.
@@ -78,13 +71,6 @@ pub const QB: i32 = 1 << QB_SHIFT;
 pub const QB_SHIFT: u32 = 9;
 /// The most pieces a board holds: the inputs active for one side.
 pub const MAX_ACTIVE: usize = 32;
-
-/// The output bucket, of `buckets`, of a mover with `steps` left: the
-/// steps it has spent, the last bucket taking any beyond.
-#[inline(always)]
-pub fn bucket_of(steps: u8, buckets: usize) -> usize {
-    usize::from(STEPS_PER_TURN - steps.min(STEPS_PER_TURN)).min(buckets - 1)
-}
 
 /// The class of a piece of `kind` when `stronger` enemy pieces (of
 /// greater kinds) remain: 0 for a rabbit, else 5 (no stronger enemy) down
@@ -163,12 +149,9 @@ pub struct Network {
     /// Third layer, one row of [`L2`] per output.
     pub w3: Vec<i16>,
     pub b3: Vec<i32>,
-    /// Output, one row of [`L3`] weights per bucket.
+    /// Output, one weight per third-layer output.
     pub w4: Vec<i16>,
-    /// Output biases, one per bucket.
-    pub b4: Vec<i32>,
-    /// Output buckets: 1, or [`BUCKETS`] (by steps spent in the turn).
-    pub buckets: usize,
+    pub b4: i32,
     /// Centi-rabbits per unit of the output's logit.
     pub scale: i32,
     /// What the net's score is added to.
@@ -259,16 +242,9 @@ impl Network {
             .expect("rows are L1 long")
     }
 
-    /// The output bucket for a mover with `steps` left.
-    #[inline(always)]
-    pub fn bucket(&self, steps: u8) -> usize {
-        bucket_of(steps, self.buckets)
-    }
-
-    /// The score in centi-rabbits for `side` to move, from accumulators,
-    /// by the output of `bucket`.
+    /// The score in centi-rabbits for `side` to move, from accumulators.
     #[inline]
-    pub fn output(&self, acc: &Accumulator, side: Color, bucket: usize) -> i32 {
+    pub fn output(&self, acc: &Accumulator, side: Color) -> i32 {
         let mut a1 = [0i16; 2 * L1];
         simd::clip_into(&mut a1[..L1], &acc.v[side.index()]);
         simd::clip_into(&mut a1[L1..], &acc.v[side.opp().index()]);
@@ -280,9 +256,8 @@ impl Network {
             let z = self.b2[k] + simd::dot(&a1, &self.w2[k * 2 * L1..(k + 1) * 2 * L1]);
             *out = (z >> QB_SHIFT).clamp(0, QA) as i16;
         }
-        let mut z4 = self.b4[bucket];
-        let w4 = &self.w4[bucket * L3..(bucket + 1) * L3];
-        for (k, (&b3, &w4)) in self.b3.iter().zip(w4).enumerate() {
+        let mut z4 = self.b4;
+        for (k, (&b3, &w4)) in self.b3.iter().zip(&self.w4).enumerate() {
             let z = b3 + simd::dot(&a2, &self.w3[k * L2..(k + 1) * L2]);
             z4 += (z >> QB_SHIFT).clamp(0, QA) * i32::from(w4);
         }
@@ -290,24 +265,20 @@ impl Network {
         (i64::from(z4) * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
 
-    /// The score for `side` to move with `steps` left in its turn: the
-    /// output of its bucket. A net of one bucket learned turn starts only,
-    /// where the mover has all four steps; part way through a turn the
-    /// mover can no longer do all a whole turn could (a capture it
-    /// threatens may need more steps than it has), so its score moves
-    /// toward the board seen with the turn passed (the opponent to move)
-    /// in proportion to the steps spent.
+    /// The score for `side` to move with `steps` left in its turn. The
+    /// net learned turn starts, where the mover has all four steps; part
+    /// way through a turn the mover can no longer do all a whole turn
+    /// could (a capture it threatens may need more steps than it has), so
+    /// the score moves toward the board seen with the turn passed (the
+    /// opponent to move) in proportion to the steps spent.
     #[inline]
     pub fn score(&self, acc: &Accumulator, side: Color, steps: u8) -> i32 {
-        if self.buckets > 1 {
-            return self.output(acc, side, self.bucket(steps));
-        }
-        let full = self.output(acc, side, 0);
+        let full = self.output(acc, side);
         let s = i32::from(steps.min(STEPS_PER_TURN));
         if s == i32::from(STEPS_PER_TURN) {
             return full;
         }
-        let passed = -self.output(acc, side.opp(), 0);
+        let passed = -self.output(acc, side.opp());
         let n = i32::from(STEPS_PER_TURN);
         (full * s + passed * (n - s)) / n
     }

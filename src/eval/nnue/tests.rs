@@ -9,14 +9,9 @@ use crate::board::stepgen::generate_actions;
 use crate::board::{ActionList, Position};
 use crate::rng::SplitMix;
 
-/// A random net of [`BUCKETS`] outputs.
 fn random_net(seed: u64) -> Network {
-    random_net_of(seed, BUCKETS)
-}
-
-fn random_net_of(seed: u64, buckets: usize) -> Network {
     let mut r = SplitMix::new(seed, 0);
-    let mut f = FloatNet::random_buckets(300.0, buckets, || r.unit() as f32);
+    let mut f = FloatNet::random(300.0, || r.unit() as f32);
     // Biases too, so that clipping matters on both sides.
     let mut r2 = SplitMix::new(seed ^ 7, 0);
     for b in
@@ -116,7 +111,7 @@ fn simd_loops_equal_portable_ones() {
 #[test]
 fn integer_scores_follow_the_float_network() {
     let mut r = SplitMix::new(9, 0);
-    let mut f = FloatNet::random_buckets(300.0, BUCKETS, || r.unit() as f32);
+    let mut f = FloatNet::random(300.0, || r.unit() as f32);
     let mut r2 = SplitMix::new(10, 0);
     for b in f.b1.iter_mut() {
         *b = (r2.unit() as f32 - 0.3) * 0.8;
@@ -140,8 +135,7 @@ fn integer_scores_follow_the_float_network() {
                 pos = opening();
             }
         }
-        // By the position's bucket: the float net picks its own.
-        let int = net.evaluate(&pos);
+        let int = net.output(&net.refresh(&pos), pos.side());
         let diff = (int as f32 - f.evaluate(&pos)).abs();
         worst = worst.max(diff);
     }
@@ -249,7 +243,7 @@ fn classes_follow_the_stronger_enemies() {
 
 #[test]
 fn mid_turn_scores_lean_toward_the_passed_turn() {
-    let net = random_net_of(8, 1);
+    let net = random_net(8);
     let mut pos = opening();
     let mut rng = SplitMix::new(11, 0);
     let mut seen = 0;
@@ -270,8 +264,8 @@ fn mid_turn_scores_lean_toward_the_passed_turn() {
         }
         let acc = net.refresh(&pos);
         let (me, steps) = (pos.side(), pos.steps_left());
-        let full = net.output(&acc, me, 0);
-        let passed = -net.output(&acc, me.opp(), 0);
+        let full = net.output(&acc, me);
+        let passed = -net.output(&acc, me.opp());
         assert_eq!(net.score(&acc, me, 4), full);
         assert_eq!(net.score(&acc, me, 0), passed);
         let s = net.evaluate(&pos);
@@ -280,61 +274,6 @@ fn mid_turn_scores_lean_toward_the_passed_turn() {
     }
     assert!(seen > 20);
 }
-
-#[test]
-fn a_bucket_net_scores_each_step_of_a_turn_by_its_own_output() {
-    let net = random_net(12);
-    assert_eq!(net.buckets, BUCKETS);
-    let mut pos = opening();
-    let mut rng = SplitMix::new(13, 0);
-    let mut differ = 0;
-    for _ in 0..200 {
-        let mut list = ActionList::new();
-        generate_actions(&pos, &mut list);
-        if list.is_empty() {
-            pos = opening();
-            continue;
-        }
-        pos.make_action(list.as_slice()[rng.below(list.len())]);
-        if pos.steps_left() == 0 {
-            pos.pass_turn();
-            if pos.outcome().is_some() {
-                pos = opening();
-            }
-        }
-        let acc = net.refresh(&pos);
-        let steps = pos.steps_left();
-        let spent = usize::from(STEPS_PER_TURN - steps);
-        assert_eq!(net.bucket(steps), spent);
-        assert_eq!(net.evaluate(&pos), net.output(&acc, pos.side(), spent));
-        let outs: Vec<i32> = (0..BUCKETS)
-            .map(|b| net.output(&acc, pos.side(), b))
-            .collect();
-        differ += usize::from(outs.iter().any(|&o| o != outs[0]));
-    }
-    assert!(differ > 100, "the buckets' outputs differ: {differ}");
-}
-
-#[test]
-fn a_version_2_file_reads_as_one_bucket_and_odd_buckets_are_refused() {
-    let net = random_net_of(14, 1);
-    let v3 = file::to_bytes(&net);
-    // Version 2: no buckets field (after magic, version, shape, scale and
-    // base: byte 36), its own checksum.
-    let mut v2 = v3[..v3.len() - 8].to_vec();
-    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
-    v2.drain(36..40);
-    let sum = file::fnv1a(&v2);
-    v2.extend_from_slice(&sum.to_le_bytes());
-    assert_eq!(file::from_bytes(&v2).unwrap(), net);
-    let four = random_net(15);
-    assert_eq!(file::from_bytes(&file::to_bytes(&four)).unwrap(), four);
-    let mut odd = file::to_bytes(&four);
-    odd[36..40].copy_from_slice(&3u32.to_le_bytes());
-    let e = format!("{:#}", file::from_bytes(&odd).unwrap_err());
-    assert!(e.contains("3 output buckets"), "{e}");
-}
-
 #[test]
 fn accumulators_from_a_nearby_position_equal_a_refresh() {
     // Whole random turns from one root, captures (and the classes they
