@@ -137,6 +137,31 @@ pub fn active_features(pos: &Position, view: Color) -> ([u16; MAX_ACTIVE], usize
     (out, n)
 }
 
+/// Up to [`MAX_ACTIVE`] inputs on the stack: the inputs in which two
+/// positions differ, listed without a heap allocation.
+struct Vec16 {
+    v: [u16; MAX_ACTIVE],
+    n: usize,
+}
+
+impl Vec16 {
+    fn new() -> Vec16 {
+        Vec16 {
+            v: [0; MAX_ACTIVE],
+            n: 0,
+        }
+    }
+
+    fn push(&mut self, x: u16) {
+        self.v[self.n] = x;
+        self.n += 1;
+    }
+
+    fn as_slice(&self) -> &[u16] {
+        &self.v[..self.n]
+    }
+}
+
 /// A quantized network, as a net file holds it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
@@ -210,6 +235,8 @@ impl Network {
         base_acc: &Accumulator,
         pos: &Position,
     ) -> Accumulator {
+        // What subtracts a row alone: the row taken off, this one put on.
+        static ZERO: [i16; L1] = [0; L1];
         let mut acc = base_acc.clone();
         for view in Color::BOTH {
             let (mut old, n) = active_features(base, view);
@@ -217,19 +244,31 @@ impl Network {
             let (old, new) = (&mut old[..n], &mut new[..m]);
             old.sort_unstable();
             new.sort_unstable();
-            let a = &mut acc.v[view.index()];
+            // The inputs only one side has, in both sorted lists at once.
+            let (mut off, mut on) = (Vec16::new(), Vec16::new());
             let (mut i, mut j) = (0, 0);
             while i < old.len() || j < new.len() {
                 if j == new.len() || (i < old.len() && old[i] < new[j]) {
-                    simd::sub_row(a, self.row(old[i] as usize));
+                    off.push(old[i]);
                     i += 1;
                 } else if i == old.len() || new[j] < old[i] {
-                    simd::add_row(a, self.row(new[j] as usize));
+                    on.push(new[j]);
                     j += 1;
                 } else {
                     i += 1;
                     j += 1;
                 }
+            }
+            // In pairs, then what is left of either (captures leave more
+            // off than on).
+            let (off, on) = (off.as_slice(), on.as_slice());
+            let a = &mut acc.v[view.index()];
+            for (k, &f) in off.iter().enumerate() {
+                let put = on.get(k).map_or(&ZERO, |&g| self.row(g as usize));
+                simd::sub_add_row(a, self.row(f as usize), put);
+            }
+            for &g in on.iter().skip(off.len()) {
+                simd::add_row(a, self.row(g as usize));
             }
         }
         acc

@@ -24,24 +24,6 @@ pub fn add_row(acc: &mut [i16; L1], row: &[i16; L1]) {
     portable::add_row(acc, row);
 }
 
-/// `acc -= row`.
-#[inline(always)]
-pub fn sub_row(acc: &mut [i16; L1], row: &[i16; L1]) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: as in `add_row`.
-    unsafe {
-        use std::arch::x86_64::*;
-        let a = acc.as_mut_ptr() as *mut __m128i;
-        let r = row.as_ptr() as *const __m128i;
-        for i in 0..L1 / 8 {
-            let v = _mm_sub_epi16(_mm_loadu_si128(a.add(i)), _mm_loadu_si128(r.add(i)));
-            _mm_storeu_si128(a.add(i), v);
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    portable::sub_row(acc, row);
-}
-
 /// `acc += on - off`: a piece moved from `off`'s square to `on`'s.
 #[inline(always)]
 pub fn sub_add_row(acc: &mut [i16; L1], off: &[i16; L1], on: &[i16; L1]) {
@@ -116,12 +98,6 @@ pub mod portable {
     pub fn add_row(acc: &mut [i16; L1], row: &[i16; L1]) {
         for (a, r) in acc.iter_mut().zip(row) {
             *a = a.wrapping_add(*r);
-        }
-    }
-
-    pub fn sub_row(acc: &mut [i16; L1], row: &[i16; L1]) {
-        for (a, r) in acc.iter_mut().zip(row) {
-            *a = a.wrapping_sub(*r);
         }
     }
 
