@@ -364,6 +364,17 @@ impl<'a> Worker<'a> {
         {
             return s;
         }
+        // Under a goal threat the turn is owed to the defence: only the
+        // actions near the threat's goal line, and none means the loss.
+        let mut threat_steps = None;
+        if at_start && self.params.threat_defend && ctx.defend.is_empty() {
+            threat_steps = self.threat_of(pos, me.opp());
+            if threat_steps.is_some()
+                && let Some(plan) = goal::threat_plan(pos, me.opp())
+            {
+                ctx.defend = goal::defence_area(&plan);
+            }
+        }
 
         let alpha0 = alpha;
         let mut best = -INF;
@@ -379,7 +390,13 @@ impl<'a> Worker<'a> {
             return -(WIN - ply);
         }
         if ctx.defend.any() {
-            self.keep_defences(pos, &mut list, ctx.defend);
+            let strict = self.params.threat_defend;
+            self.keep_defences(pos, &mut list, ctx.defend, strict);
+            if list.is_empty() && at_start {
+                // Every turn leaves the goal line as it is.
+                let n = threat_steps.unwrap_or(STEPS_PER_TURN) as i32;
+                return -(WIN - (ply + STEPS_PER_TURN as i32 + n));
+            }
         }
         let n = list.len();
         let mut scores = [0i32; crate::board::stepgen::MAX_ACTIONS];
@@ -404,8 +421,20 @@ impl<'a> Worker<'a> {
                     break;
                 }
                 let a = pick_best(list.as_mut_slice(), &mut scores[..n], i);
+                let how = if first {
+                    Try::Full
+                } else if scores[i] < QUIET_BELOW
+                    && depth >= self.params.quiet_reduce_from
+                    && ctx.defend.is_empty()
+                {
+                    Try::Null {
+                        reduce: self.params.quiet_reduce,
+                    }
+                } else {
+                    Try::Null { reduce: 0 }
+                };
                 i += 1;
-                (a.raw(), self.pvs_action(pos, a, ctx, alpha, beta, first))
+                (a.raw(), self.pvs_action(pos, a, ctx, alpha, beta, how))
             };
             if self.aborted {
                 return 0;
@@ -574,10 +603,11 @@ impl<'a> Worker<'a> {
     /// that the steps left could still reach them (`goal_def_slack` more
     /// squares allowed for a step that frees another piece's way). A turn
     /// that leaves every one of those squares as it found them lets the
-    /// line be played, and loses. When nothing is left the full list
-    /// stays, so the node is searched as before.
+    /// line be played, and loses. When nothing is left the list stays
+    /// empty if `strict`, else the full list stays, so the node is
+    /// searched as before.
     #[inline]
-    fn keep_defences(&self, pos: &Position, list: &mut ActionList, defend: Bitboard) {
+    fn keep_defences(&self, pos: &Position, list: &mut ActionList, defend: Bitboard, strict: bool) {
         let steps = pos.steps_left() as usize;
         // zone[k]: the squares at most k steps from the area.
         let mut zone = [defend; STEPS_PER_TURN as usize + 5];
@@ -589,11 +619,16 @@ impl<'a> Worker<'a> {
             let reach = (steps - a.cost() as usize + slack).min(zone.len() - 1);
             (a.squares() & zone[reach]).any()
         };
-        list.retain_if_any(near);
+        if strict {
+            list.retain(near);
+        } else {
+            list.retain_if_any(near);
+        }
     }
 
     /// Ordering scores: hash move, captures near the root, pushes and
-    /// pulls, then history.
+    /// pulls and the tactical single steps, then history. The quiet steps
+    /// (for `quiet_reduce`) are those scored below [`QUIET_BELOW`].
     #[inline]
     fn order(
         &self,
@@ -605,11 +640,16 @@ impl<'a> Worker<'a> {
     ) {
         let me = pos.side();
         let hash = entry_action(hash_action);
+        let tactical = if self.params.quiet_reduce > 0 && depth >= self.params.quiet_reduce_from {
+            tactical_zone(pos)
+        } else {
+            TacticalZone::ALL
+        };
         for (a, s) in list.iter().zip(scores.iter_mut()) {
             *s = if Some(*a) == hash {
                 HASH_SCORE
             } else {
-                let base = if a.kind() != ActionKind::Single {
+                let base = if a.kind() != ActionKind::Single || tactical.covers(pos, *a) {
                     PUSH_SCORE
                 } else {
                     0
@@ -662,7 +702,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Plays `a` and searches on: the full window for the first child (or
-    /// without PVS), else a null window first.
+    /// without PVS), else a null window first; with `reduce`, a null
+    /// window that many steps shallower before all that, which settles
+    /// the action when it does not beat alpha.
     #[inline]
     fn pvs_action(
         &mut self,
@@ -671,7 +713,7 @@ impl<'a> Worker<'a> {
         ctx: NodeCtx,
         alpha: i32,
         beta: i32,
-        first: bool,
+        how: Try,
     ) -> i32 {
         let undo = self.make(pos, a);
         let cost = a.cost() as i32;
@@ -680,7 +722,20 @@ impl<'a> Worker<'a> {
             ply: ctx.ply + cost,
             ..ctx
         };
-        let s = if first {
+        if let Try::Null { reduce } = how
+            && reduce > 0
+        {
+            let r = NodeCtx {
+                depth: c.depth - reduce,
+                ..c
+            };
+            let s = self.search(pos, r, alpha, alpha + 1);
+            if s <= alpha || self.aborted {
+                self.unmake(pos, undo);
+                return s;
+            }
+        }
+        let s = if how == Try::Full {
             self.search(pos, c, alpha, beta)
         } else {
             let s = self.search(pos, c, alpha, alpha + 1);
@@ -734,9 +789,73 @@ const GOAL_CACHE_SIZE: usize = 1 << 18;
 
 const HASH_SCORE: i32 = 1 << 30;
 const CAPTURE_SCORE: i32 = 1 << 29;
-const PUSH_SCORE: i32 = 1 << 14;
+const PUSH_SCORE: i32 = 1 << 20;
 /// History values stay within +-HIST_MAX (gravity in `reward`).
 const HIST_MAX: i32 = 1 << 13;
+/// Ordering scores below this are the quiet actions (history only).
+const QUIET_BELOW: i32 = PUSH_SCORE / 2;
+
+/// Where a single step counts as tactical (`quiet_reduce` spares it): the
+/// side to move's pieces the opponent could capture next turn and the
+/// squares two steps around them (where their trap's guards stand), and
+/// the far half, where a rabbit's advance builds goal threats.
+#[derive(Copy, Clone)]
+struct TacticalZone {
+    threatened: Bitboard,
+    guard: Bitboard,
+    far_half: Bitboard,
+}
+
+impl TacticalZone {
+    /// Every step is tactical (the zone where none is reduced).
+    const ALL: TacticalZone = TacticalZone {
+        threatened: Bitboard::ALL,
+        guard: Bitboard::ALL,
+        far_half: Bitboard::ALL,
+    };
+
+    /// Whether the single step `a` escapes a threatened piece, steps
+    /// where it may guard one, or advances a rabbit in the far half.
+    #[inline]
+    fn covers(&self, pos: &Position, a: Action) -> bool {
+        let st = a.first();
+        if self.threatened.contains(st.from) || self.guard.contains(st.to) {
+            return true;
+        }
+        let me = pos.side();
+        self.far_half.contains(st.to)
+            && pos.kind_at(st.from) == crate::board::Kind::Rabbit
+            && st.to.rank().abs_diff(me.goal_rank()) < st.from.rank().abs_diff(me.goal_rank())
+    }
+}
+
+/// The [`TacticalZone`] of the side to move of `pos`.
+fn tactical_zone(pos: &Position) -> TacticalZone {
+    let me = pos.side();
+    let threatened =
+        crate::tactics::capture::capture_threats(pos, me.opp(), STEPS_PER_TURN).squares();
+    let near = threatened | threatened.neighbors();
+    let far_half = if me == Color::Gold {
+        Bitboard(0xFFFF_FFFF_0000_0000)
+    } else {
+        Bitboard(0x0000_0000_FFFF_FFFF)
+    };
+    TacticalZone {
+        threatened,
+        guard: near | near.neighbors(),
+        far_half,
+    }
+}
+
+/// How [`Worker::pvs_action`] searches its child.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Try {
+    /// The full window at once (the first child, or without PVS).
+    Full,
+    /// A null window first (`reduce` steps shallower, then at full depth,
+    /// while it beats alpha), the full window when that lands inside it.
+    Null { reduce: i32 },
+}
 
 /// Takes back `pass_turn` on a position that was `side` to move with
 /// `steps` left.
@@ -807,6 +926,139 @@ mod tests {
         (s, w.nodes)
     }
 
+    /// The score of the turn-start `pos` searched `depth` steps with
+    /// `params` and the full window, and the nodes it took.
+    fn searched(pos: &Position, params: &Params, depth: i32) -> (i32, u64) {
+        let tt = TranspositionTable::new(1);
+        let eval = Evaluator::default();
+        let history = History::default();
+        let stop = AtomicBool::new(false);
+        let mut w = Worker::new(&tt, &eval, params, &history, &stop, None, None);
+        let mut p = pos.clone();
+        let ctx = NodeCtx {
+            turn_start: pos.hash(),
+            depth,
+            ply: 0,
+            ext_left: 0,
+            null_ok: false,
+            defend: Bitboard::EMPTY,
+        };
+        let s = w.search(&mut p, ctx, -INF, INF);
+        assert_eq!(p, *pos, "the search left the position changed");
+        (s, w.nodes)
+    }
+
+    fn board(side: char, rows: [&str; 8]) -> Position {
+        parse_side_and_board(&format!("{side} [{}]", rows.concat())).unwrap()
+    }
+
+    #[test]
+    fn a_turn_with_no_defence_against_goal_is_lost_unsearched() {
+        // Gold's rabbit on h7 steps to h8; silver's rabbits on a8 and b8
+        // are too far from the line to stop it. Without `threat_defend`
+        // the search tries every silver turn before gold's goal shows.
+        let pos = board(
+            's',
+            [
+                "r       ", "r      R", "        ", "        ", "        ", "        ", "        ",
+                "E       ",
+            ],
+        );
+        let on = Params::default();
+        let off = Params {
+            threat_defend: false,
+            ..Params::default()
+        };
+        let (s_on, n_on) = searched(&pos, &on, 4);
+        let (s_off, n_off) = searched(&pos, &off, 4);
+        assert!(s_on <= -WIN_BOUND && s_off <= -WIN_BOUND, "{s_on} {s_off}");
+        assert!(n_on == 1 && n_off > 100, "{n_on} against {n_off} nodes");
+    }
+
+    #[test]
+    fn a_threatened_turn_still_finds_its_defence() {
+        // The dog on e8 stops the rabbit on h6 (see the test below): with
+        // only defences searched, silver still escapes the loss, in fewer
+        // nodes.
+        let pos = board(
+            's',
+            [
+                "rr  d   ", "        ", "       R", " m      ", "        ", "        ", "   E    ",
+                "R       ",
+            ],
+        );
+        let on = Params::default();
+        let off = Params {
+            threat_defend: false,
+            ..Params::default()
+        };
+        let (s_on, n_on) = searched(&pos, &on, 4);
+        let (s_off, n_off) = searched(&pos, &off, 4);
+        assert!(s_on > -WIN_BOUND && s_off > -WIN_BOUND, "{s_on} {s_off}");
+        assert!(n_on * 2 < n_off, "{n_on} against {n_off} nodes");
+    }
+
+    #[test]
+    fn tactical_steps_are_those_near_threatened_pieces_and_far_rabbits() {
+        // Gold to move. Silver's elephant on c5 can push gold's cat on c4
+        // into c3: the cat's escape and a step guarding c3 are tactical; a
+        // rabbit step on the far wing is quiet; a rabbit advancing in
+        // silver's half is tactical, one stepping sideways is not.
+        let pos = board(
+            'g',
+            [
+                "        ", "        ", "R       ", "  e     ", "  CD    ", "        ", "        ",
+                "     RRR",
+            ],
+        );
+        let zone = tactical_zone(&pos);
+        let step = |s: &str| {
+            let mut list = ActionList::new();
+            generate_actions(&pos, &mut list);
+            *list
+                .as_slice()
+                .iter()
+                .find(|a| a.to_string() == s)
+                .unwrap_or_else(|| panic!("{s} not generated"))
+        };
+        assert!(
+            zone.threatened
+                .contains(crate::board::Square::parse("c4").unwrap())
+        );
+        assert!(zone.covers(&pos, step("c4w")), "the cat escapes");
+        assert!(zone.covers(&pos, step("a6n")), "the rabbit advances");
+        assert!(!zone.covers(&pos, step("a6e")), "sideways is quiet");
+        assert!(!zone.covers(&pos, step("h1n")), "far from it all");
+    }
+
+    #[test]
+    fn quiet_steps_are_reduced_but_the_capture_is_still_found() {
+        // Gold's elephant on e1 walks e2, d2 and pushes silver's unguarded
+        // cat from d3 into the trap on c3: four steps, the first two quiet
+        // by kind. With quiet steps reduced the capture is still found.
+        let pos = board(
+            'g',
+            [
+                "rrrr    ", "        ", "        ", "        ", "        ", "   c    ", "        ",
+                "R   E   ",
+            ],
+        );
+        let with = |quiet_reduce: i32| {
+            let params = Params {
+                quiet_reduce,
+                ..Params::default()
+            };
+            searched(&pos, &params, 6).0
+        };
+        let (full, reduced) = (with(0), with(1));
+        let static_score = Evaluator::default().evaluate(&pos);
+        assert!(full > static_score + 300, "{full} against {static_score}");
+        assert!(
+            reduced > static_score + 300,
+            "{reduced} against {static_score}"
+        );
+    }
+
     /// The score of the mid-turn `pos` as a leaf.
     fn midturn_leaf(pos: &Position, midturn_eval: bool) -> i32 {
         let params = Params {
@@ -870,6 +1122,7 @@ mod tests {
         let run = |area: bool| {
             let params = Params {
                 goal_def_area: area,
+                threat_defend: false,
                 ..Params::default()
             };
             out_of_depth(&pos, &params, pos.hash(), 1, alpha, beta)

@@ -49,6 +49,20 @@ table! {
         /// after the hash move at nodes with at least this many steps of
         /// depth left (0 = off).
         capture_order: i32 = 4, 0..=100;
+        /// At every turn start with depth left where the opponent threatens
+        /// goal, search only the defences (the actions near the threat's
+        /// goal line, as `goal_def_area` keeps them in the extension turn);
+        /// a turn start with none loses without further search.
+        threat_defend: bool = true, 0..=1;
+        /// Quiet steps (single steps that are no capture, no push or pull,
+        /// do not touch the squares around a threatened piece and are no
+        /// rabbit advance in the far half) after the first child are
+        /// searched this many steps shallower with a null window, and again
+        /// at full depth when they beat alpha (0 = off).
+        quiet_reduce: i32 = 1, 0..=4;
+        /// `quiet_reduce` applies at nodes with at least this many steps of
+        /// depth left.
+        quiet_reduce_from: i32 = 3, 1..=120;
         /// Quiescence at turn-start leaves below beta: turns in which the
         /// side to move, then the reply, may play the captures the capture
         /// detector finds or stand pat (0 = off, the static score stands).
