@@ -94,6 +94,9 @@ pub struct NodeCtx {
     /// the squares whose contents decide whether the attacker's goal line
     /// still works. Empty everywhere else.
     pub defend: Bitboard,
+    /// A quiet step of this turn was searched shallower already
+    /// (`quiet_reduce`): a turn is reduced once, not step by step.
+    pub reduced: bool,
 }
 
 /// What became of a node out of depth.
@@ -314,6 +317,7 @@ impl<'a> Worker<'a> {
                 ext_left: ctx.ext_left,
                 null_ok: true,
                 defend: Bitboard::EMPTY,
+                reduced: false,
             };
             let s = -self.search(pos, c, -beta, -alpha);
             self.path.pop();
@@ -426,6 +430,7 @@ impl<'a> Worker<'a> {
                 } else if scores[i] < QUIET_BELOW
                     && depth >= self.params.quiet_reduce_from
                     && ctx.defend.is_empty()
+                    && !ctx.reduced
                 {
                     Try::Null {
                         reduce: self.params.quiet_reduce,
@@ -494,6 +499,7 @@ impl<'a> Worker<'a> {
             ext_left: ctx.ext_left,
             null_ok: false,
             defend: Bitboard::EMPTY,
+            reduced: false,
         };
         let s = -self.search(pos, c, -beta, -beta + 1);
         unpass(pos, me, steps);
@@ -727,6 +733,7 @@ impl<'a> Worker<'a> {
         {
             let r = NodeCtx {
                 depth: c.depth - reduce,
+                reduced: true,
                 ..c
             };
             let s = self.search(pos, r, alpha, alpha + 1);
@@ -920,6 +927,7 @@ mod tests {
             ext_left,
             null_ok: true,
             defend: Bitboard::EMPTY,
+            reduced: false,
         };
         let s = w.search(&mut p, ctx, alpha, beta);
         assert_eq!(p, *pos, "the search left the position changed");
@@ -942,6 +950,7 @@ mod tests {
             ext_left: 0,
             null_ok: false,
             defend: Bitboard::EMPTY,
+            reduced: false,
         };
         let s = w.search(&mut p, ctx, -INF, INF);
         assert_eq!(p, *pos, "the search left the position changed");

@@ -414,6 +414,7 @@ fn iterate(
                     ext_left: params.goal_extensions,
                     null_ok: true,
                     defend: crate::board::Bitboard::EMPTY,
+                    reduced: false,
                 };
                 // A turn the model ranks low is tried shallower first and
                 // searched in full only when it beats the best so far.
