@@ -961,9 +961,18 @@ mod tests {
         parse_side_and_board(&format!("{side} [{}]", rows.concat())).unwrap()
     }
 
+    /// [`searched`] to depth 4 with `threat_defend` on, then off.
+    fn threat_defend_on_and_off(pos: &Position) -> ((i32, u64), (i32, u64)) {
+        let off = Params {
+            threat_defend: false,
+            ..Params::default()
+        };
+        (searched(pos, &Params::default(), 4), searched(pos, &off, 4))
+    }
+
     #[test]
     fn a_turn_with_no_defence_against_goal_is_lost_unsearched() {
-        // Gold's rabbit on h7 steps to h8; silver's rabbits on a8 and b8
+        // Gold's rabbit on h7 steps to h8; silver's rabbits on a8 and a7
         // are too far from the line to stop it. Without `threat_defend`
         // the search tries every silver turn before gold's goal shows.
         let pos = board(
@@ -973,13 +982,7 @@ mod tests {
                 "E       ",
             ],
         );
-        let on = Params::default();
-        let off = Params {
-            threat_defend: false,
-            ..Params::default()
-        };
-        let (s_on, n_on) = searched(&pos, &on, 4);
-        let (s_off, n_off) = searched(&pos, &off, 4);
+        let ((s_on, n_on), (s_off, n_off)) = threat_defend_on_and_off(&pos);
         assert!(s_on <= -WIN_BOUND && s_off <= -WIN_BOUND, "{s_on} {s_off}");
         assert!(n_on == 1 && n_off > 100, "{n_on} against {n_off} nodes");
     }
@@ -996,13 +999,7 @@ mod tests {
                 "R       ",
             ],
         );
-        let on = Params::default();
-        let off = Params {
-            threat_defend: false,
-            ..Params::default()
-        };
-        let (s_on, n_on) = searched(&pos, &on, 4);
-        let (s_off, n_off) = searched(&pos, &off, 4);
+        let ((s_on, n_on), (s_off, n_off)) = threat_defend_on_and_off(&pos);
         assert!(s_on > -WIN_BOUND && s_off > -WIN_BOUND, "{s_on} {s_off}");
         assert!(n_on * 2 < n_off, "{n_on} against {n_off} nodes");
     }
