@@ -563,8 +563,21 @@ impl<'a> Worker<'a> {
                 {
                     return Leaf::Score(WIN - (ply + n as i32));
                 }
-                if self.threat_of(pos, pos.side().opp()).is_none() {
-                    return Leaf::Score(self.static_eval(pos));
+                match self.threat_of(pos, pos.side().opp()) {
+                    None => {
+                        let e = self.static_eval(pos);
+                        let turns = self.params.midturn_qsearch;
+                        let start = ctx.turn_start;
+                        return Leaf::Score(
+                            self.quiesce_midturn(pos, start, ply, e, alpha, beta, turns),
+                        );
+                    }
+                    Some(n) if u32::from(pos.steps_left()) <= self.params.midturn_defend => {
+                        if let Some(leaf) = self.midturn_defence(pos, ctx, n) {
+                            return leaf;
+                        }
+                    }
+                    Some(_) => {}
                 }
             }
             if pos.hash() != ctx.turn_start
@@ -602,6 +615,32 @@ impl<'a> Worker<'a> {
             ctx.defend = goal::defence_area(&plan);
         }
         Leaf::Extend
+    }
+
+    /// A mid-turn leaf of the side to move, which the other side threatens
+    /// to goal in `n` steps (`midturn_defend`): lost when no action within
+    /// the steps left comes near the threat's goal line (passing now lets
+    /// it be played), else, while the path allows an extension, the rest
+    /// of the turn is searched among those actions. `None` leaves the leaf
+    /// to end the turn as before.
+    fn midturn_defence(&mut self, pos: &Position, ctx: &mut NodeCtx, n: u8) -> Option<Leaf> {
+        let me = pos.side();
+        let plan = goal::threat_plan(pos, me.opp())?;
+        let area = goal::defence_area(&plan);
+        let mut list = ActionList::new();
+        generate_actions(pos, &mut list);
+        self.keep_defences(pos, &mut list, area, true);
+        let steps = pos.steps_left() as i32;
+        if list.is_empty() {
+            return Some(Leaf::Score(-(WIN - (ctx.ply + steps + n as i32))));
+        }
+        if ctx.ext_left == 0 {
+            return None;
+        }
+        ctx.ext_left -= 1;
+        ctx.depth = steps;
+        ctx.defend = area;
+        Some(Leaf::Extend)
     }
 
     /// In a turn that must stop a goal line (`ctx.defend`), keeps only the
@@ -1065,10 +1104,12 @@ mod tests {
         );
     }
 
-    /// The score of the mid-turn `pos` as a leaf.
+    /// The score of the mid-turn `pos` as a leaf, without the mid-turn
+    /// quiescence (its static score with the steps left).
     fn midturn_leaf(pos: &Position, midturn_eval: bool) -> i32 {
         let params = Params {
             midturn_eval,
+            midturn_qsearch: 0,
             ..Params::default()
         };
         // Any other hash: the board has changed since the turn began.
@@ -1101,6 +1142,82 @@ mod tests {
             kept > ended,
             "the push in hand should count: {kept} against {ended}"
         );
+    }
+
+    #[test]
+    fn a_midturn_leaf_finishes_its_capture() {
+        // Gold, one step into its turn, takes the dog on d6 with its three
+        // steps left (Ed5, then push the dog onto c6): beyond the static
+        // score's one push or pull, seen only by the mid-turn quiescence.
+        let mut pos = board(
+            'g',
+            [
+                "rrrrrrrr", "        ", "   d    ", "        ", "   E    ", "        ", "        ",
+                "RRRRRRRR",
+            ],
+        );
+        pos.set_steps_left(3);
+        let e = Evaluator::default().evaluate(&pos);
+        let gain = material::gain_of_capture(&pos, Color::Gold, crate::board::Kind::Dog);
+        let leaf = |turns: u32| {
+            let params = Params {
+                midturn_qsearch: turns,
+                ..Params::default()
+            };
+            depth0(&pos, &params, pos.hash() ^ 1)
+        };
+        assert_eq!(leaf(0).0, e, "without it the static score stands");
+        let (q, nodes) = leaf(2);
+        assert!(q >= e + gain / 2, "the dog should fall: {q} against {e}");
+        assert!(nodes > 1, "no capture was played");
+        // With one step left the capture is out of reach.
+        pos.set_steps_left(1);
+        let e = Evaluator::default().evaluate(&pos);
+        assert_eq!(depth0(&pos, &Params::default(), pos.hash() ^ 1).0, e);
+    }
+
+    /// Silver, with one step left, faces gold's rabbit on h6 two steps
+    /// from goal; with `dog_near` its dog on f6 can still freeze the
+    /// rabbit from g6, else the dog stands on a7, out of reach.
+    fn one_step_to_defend(dog_near: bool) -> Position {
+        let (r7, r6) = if dog_near {
+            ("        ", "     d R")
+        } else {
+            ("d       ", "       R")
+        };
+        let mut pos = board(
+            's',
+            [
+                "rr      ", r7, r6, "        ", "        ", "        ", "   E    ", "R       ",
+            ],
+        );
+        pos.set_steps_left(1);
+        pos
+    }
+
+    #[test]
+    fn a_midturn_leaf_under_a_goal_threat_looks_for_its_defence() {
+        let run = |pos: &Position, midturn_defend: u32| {
+            let params = Params {
+                midturn_defend,
+                ..Params::default()
+            };
+            out_of_depth(pos, &params, pos.hash() ^ 1, 1, -INF, INF)
+        };
+        let near = one_step_to_defend(true);
+        let (defended, _) = run(&near, 1);
+        assert!(
+            defended > -WIN_BOUND,
+            "the dog's step was missed: {defended}"
+        );
+        // Off, the turn ends at the leaf and gold's rabbit walks in.
+        let (ended, _) = run(&near, 0);
+        assert!(ended < -WIN_BOUND, "the leaf should end the turn: {ended}");
+        // No defence within the step left: lost at once, nothing searched.
+        let far = one_step_to_defend(false);
+        let (lost, nodes) = run(&far, 1);
+        assert_eq!(lost, -(WIN - 3), "one step, then gold's two");
+        assert_eq!(nodes, 1);
     }
 
     #[test]

@@ -105,9 +105,9 @@ pub(crate) struct RootMove {
     /// The turn reaches goal or takes the last enemy rabbit: it may win.
     may_win: bool,
     score: i32,
-    /// The turn may be searched shallower (`root_reduce`): the ordering
-    /// model ranks it below the share searched in full.
-    reducible: bool,
+    /// Steps shallower the turn is tried first (`root_reduce`), by the
+    /// ordering model's rank of it; 0 for the share searched in full.
+    reduce: i32,
 }
 
 /// Sorts the root list best score first, keeping the order of equal
@@ -221,12 +221,17 @@ impl Searcher {
                 eval,
                 may_win,
                 score: -eval,
-                reducible: false,
+                reduce: 0,
             });
         }
         let params = &self.config.search;
         if params.root_reduce > 0 {
-            ordering::mark_reducible(&root, game, &mut moves, params.root_reduce_pct);
+            let bands = ordering::RootBands {
+                pct: params.root_reduce_pct,
+                band: params.root_band_pct,
+                max: params.root_reduce,
+            };
+            ordering::mark_reducible(&root, game, &mut moves, bands);
         }
         sort_root(&mut moves, None);
         // A turn that wins by the rules (a goal, or the last enemy rabbit
@@ -420,11 +425,11 @@ fn iterate(
                 // searched in full only when it beats the best so far.
                 let reduce = if i > 0
                     && params.root_reduce > 0
-                    && moves[i].reducible
+                    && moves[i].reduce > 0
                     && depth as i32 >= params.root_reduce_from
                     && alpha > -INF
                 {
-                    params.root_reduce
+                    moves[i].reduce
                 } else {
                     0
                 };
@@ -786,7 +791,7 @@ mod tests {
                 eval: 0,
                 may_win: false,
                 score,
-                reducible: false,
+                reduce: 0,
             })
             .collect();
         for first in [None, Some(5), Some(3)] {
@@ -1024,11 +1029,11 @@ mod tests {
         assert!(game.outcome().is_none());
         let stop = AtomicBool::new(false);
         let mut changed_in_a_cut = 0;
-        for k in 1..=20u64 {
+        for k in 1..=40u64 {
             let mut s = sized(8);
             let mut last: Option<Report> = None;
             let limits = Limits {
-                nodes: Some(k * 5_000),
+                nodes: Some(k * 3_000),
                 ..Limits::default()
             };
             let r = s
@@ -1036,7 +1041,7 @@ mod tests {
                 .unwrap();
             // Stopped before the first iteration ended: nothing reported.
             let Some(last) = last else { continue };
-            assert_eq!(last.pv.first(), Some(&r.best), "budget {}", k * 5_000);
+            assert_eq!(last.pv.first(), Some(&r.best), "budget {}", k * 3_000);
             if last.in_progress {
                 changed_in_a_cut += 1;
             }

@@ -37,6 +37,17 @@ table! {
         /// its goal counted), instead of ending the turn there; the turn
         /// still ends there when the other side threatens goal.
         midturn_eval: bool = true, 0..=1;
+        /// With `midturn_eval`, a mid-turn leaf with at most this many
+        /// steps left where the other side threatens goal is checked for
+        /// defences within them: none loses at once; else the rest of the
+        /// turn is searched among the defences (one goal extension of the
+        /// path's allowance). 0 = off: the turn ends at the leaf.
+        midturn_defend: u32 = 1, 0..=3;
+        /// With `midturn_eval`, a mid-turn leaf below beta finishes its turn
+        /// with the captures the capture detector finds or stands pat, then
+        /// the reply gets that many more turns of the same (0 = off: the
+        /// static score stands).
+        midturn_qsearch: u32 = 2, 0..=4;
         /// Null move at turn starts: the side to move passes its whole turn
         /// and the reply is searched this many steps shallower than a real
         /// turn allows; a score still at or above beta cuts the node off
@@ -72,12 +83,18 @@ table! {
         /// (in centi-rabbits) stays at or below alpha.
         qsearch_margin: i32 = 100, 0..=10_000;
         /// Root turns the model ranks below the top `root_reduce_pct`
-        /// percent are searched this many steps shallower, and again at
-        /// full depth when they beat the best so far (0 = off).
+        /// percent are searched this many steps shallower (at most, with
+        /// `root_band_pct`), and again at full depth when they beat the
+        /// best so far (0 = off).
         root_reduce: i32 = 4, 0..=8;
         /// The share of the root list, best ranked first, searched at full
         /// depth when `root_reduce` is on.
         root_reduce_pct: i32 = 20, 1..=100;
+        /// With `root_reduce`, the turns below the top `root_reduce_pct`
+        /// percent go in bands of this many percent of the list: one step
+        /// shallower in the first band, two in the next, up to
+        /// `root_reduce` (0: all of them `root_reduce` steps shallower).
+        root_band_pct: i32 = 0, 0..=100;
         /// `root_reduce` applies from this depth (in steps) on.
         root_reduce_from: i32 = 8, 1..=120;
     }

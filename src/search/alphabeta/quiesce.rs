@@ -63,6 +63,41 @@ impl Worker<'_> {
         self.q_captures(pos, turn_start, ply, alpha, beta, turns, e)
     }
 
+    /// The quiet score of a mid-turn leaf (`midturn_qsearch`): static score
+    /// `e` with the steps left, the other side not threatening goal. The
+    /// side to move finishes its turn with the captures the detector finds
+    /// or stands pat on `e`; after a capture the reply gets `turns - 1`
+    /// turns of quiescence. Never below `e`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn quiesce_midturn(
+        &mut self,
+        pos: &mut Position,
+        turn_start: u64,
+        ply: i32,
+        e: i32,
+        alpha: i32,
+        beta: i32,
+        turns: u32,
+    ) -> i32 {
+        let me = pos.side();
+        let steps = pos.steps_left();
+        if turns == 0 || e >= beta || steps < 2 {
+            return e;
+        }
+        let cands = threats::capture_candidates(pos, me, steps);
+        if cands.is_empty() {
+            return e;
+        }
+        let gain = cands
+            .map(|sq| material::gain_of_capture(pos, me, pos.kind_at(sq)))
+            .max()
+            .unwrap_or(0);
+        if e.saturating_add(gain + self.params.qsearch_margin) <= alpha {
+            return e;
+        }
+        self.q_captures(pos, turn_start, ply, alpha, beta, turns, e)
+    }
+
     /// Inside a quiescence turn: `best` is what the side to move already
     /// has (the stand-pat at the turn start, ending the turn mid-turn);
     /// tries each capture the detector finds with the steps left.
