@@ -1014,36 +1014,45 @@ mod tests {
 
     #[test]
     fn the_last_report_names_the_answer() {
-        // Node budgets that stop searches part way through an iteration;
-        // in this position (ten random turns from the opening, seed 0) many
+        // Node budgets that stop searches part way through an iteration,
+        // in positions ten random turns from the opening (seeds 0-3); many
         // of them stop after a new best turn was found there, which must
         // then be reported before it is answered.
         use rand::{RngExt, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(0);
-        let mut game = Game::from_position(Position::standard_opening(), 1);
-        for _ in 0..10 {
-            let turns = game.legal_turns();
-            game.play_turn(&turns[rng.random_range(0..turns.len())])
-                .unwrap();
-        }
-        assert!(game.outcome().is_none());
         let stop = AtomicBool::new(false);
         let mut changed_in_a_cut = 0;
-        for k in 1..=40u64 {
-            let mut s = sized(8);
-            let mut last: Option<Report> = None;
-            let limits = Limits {
-                nodes: Some(k * 3_000),
-                ..Limits::default()
-            };
-            let r = s
-                .search(&game, &limits, &stop, &mut |rep| last = Some(rep.clone()))
-                .unwrap();
-            // Stopped before the first iteration ended: nothing reported.
-            let Some(last) = last else { continue };
-            assert_eq!(last.pv.first(), Some(&r.best), "budget {}", k * 3_000);
-            if last.in_progress {
-                changed_in_a_cut += 1;
+        for seed in 0..4u64 {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let mut game = Game::from_position(Position::standard_opening(), 1);
+            for _ in 0..10 {
+                let turns = game.legal_turns();
+                game.play_turn(&turns[rng.random_range(0..turns.len())])
+                    .unwrap();
+            }
+            if game.outcome().is_some() {
+                continue;
+            }
+            for k in 1..=20u64 {
+                let mut s = sized(8);
+                let mut last: Option<Report> = None;
+                let limits = Limits {
+                    nodes: Some(k * 5_000),
+                    ..Limits::default()
+                };
+                let r = s
+                    .search(&game, &limits, &stop, &mut |rep| last = Some(rep.clone()))
+                    .unwrap();
+                // Stopped before the first iteration ended: nothing reported.
+                let Some(last) = last else { continue };
+                let budget = k * 5_000;
+                assert_eq!(
+                    last.pv.first(),
+                    Some(&r.best),
+                    "seed {seed}, budget {budget}"
+                );
+                if last.in_progress {
+                    changed_in_a_cut += 1;
+                }
             }
         }
         assert!(changed_in_a_cut > 0, "no budget tested the cut iteration");
