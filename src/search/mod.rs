@@ -105,9 +105,9 @@ pub(crate) struct RootMove {
     /// The turn reaches goal or takes the last enemy rabbit: it may win.
     may_win: bool,
     score: i32,
-    /// Steps shallower the turn is tried first (`root_reduce`), by the
-    /// ordering model's rank of it; 0 for the share searched in full.
-    reduce: i32,
+    /// The turn may be searched shallower (`root_reduce`): the ordering
+    /// model ranks it below the share searched in full.
+    reducible: bool,
 }
 
 /// Sorts the root list best score first, keeping the order of equal
@@ -221,17 +221,12 @@ impl Searcher {
                 eval,
                 may_win,
                 score: -eval,
-                reduce: 0,
+                reducible: false,
             });
         }
         let params = &self.config.search;
         if params.root_reduce > 0 {
-            let bands = ordering::RootBands {
-                pct: params.root_reduce_pct,
-                band: params.root_band_pct,
-                max: params.root_reduce,
-            };
-            ordering::mark_reducible(&root, game, &mut moves, bands);
+            ordering::mark_reducible(&root, game, &mut moves, params.root_reduce_pct);
         }
         sort_root(&mut moves, None);
         // A turn that wins by the rules (a goal, or the last enemy rabbit
@@ -425,11 +420,11 @@ fn iterate(
                 // searched in full only when it beats the best so far.
                 let reduce = if i > 0
                     && params.root_reduce > 0
-                    && moves[i].reduce > 0
+                    && moves[i].reducible
                     && depth as i32 >= params.root_reduce_from
                     && alpha > -INF
                 {
-                    moves[i].reduce
+                    params.root_reduce
                 } else {
                     0
                 };
@@ -791,7 +786,7 @@ mod tests {
                 eval: 0,
                 may_win: false,
                 score,
-                reduce: 0,
+                reducible: false,
             })
             .collect();
         for first in [None, Some(5), Some(3)] {

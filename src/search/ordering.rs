@@ -193,25 +193,10 @@ pub fn score(f: &Features) -> f32 {
     score_with(&ORDER_WEIGHTS, f)
 }
 
-/// How many steps shallower the root turns are tried first
-/// (`root_reduce`): `max` for every turn below the top `pct` percent by
-/// the learned ordering model, or with `band` > 0 one step more for each
-/// further `band` percent of the list, up to `max`.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct RootBands {
-    pub pct: i32,
-    pub band: i32,
-    pub max: i32,
-}
-
-/// Ranks the root list by the learned ordering model and sets each turn's
-/// reduction by its rank (`RootBands`); the list's order is left alone.
-pub(super) fn mark_reducible(
-    root: &Position,
-    game: &Game,
-    moves: &mut [RootMove],
-    bands: RootBands,
-) {
+/// Ranks the root list by the learned ordering model and marks the turns
+/// below its top `pct` percent reducible; the list's order is
+/// left alone.
+pub(super) fn mark_reducible(root: &Position, game: &Game, moves: &mut [RootMove], pct: i32) {
     let last = game
         .record()
         .last()
@@ -227,17 +212,9 @@ pub(super) fn mark_reducible(
     // Rank by the model; ties keep the generator's order.
     let mut idx: Vec<usize> = (0..moves.len()).collect();
     idx.sort_by(|&a, &b| model[b].total_cmp(&model[a]).then(a.cmp(&b)));
-    let n = moves.len();
-    let keep = (n * bands.pct as usize).div_ceil(100);
-    let width = (n * bands.band.max(0) as usize).div_ceil(100).max(1);
+    let keep = (moves.len() * pct as usize).div_ceil(100);
     for (r, &i) in idx.iter().enumerate() {
-        moves[i].reduce = if r < keep {
-            0
-        } else if bands.band == 0 {
-            bands.max
-        } else {
-            (1 + ((r - keep) / width) as i32).min(bands.max)
-        };
+        moves[i].reducible = r >= keep;
     }
 }
 
@@ -330,65 +307,8 @@ mod tests {
         // Stepping next to the cat leaves it for a push next turn.
         assert!(quiet[4] == 0.0 && take[3] == 0.0);
     }
-    /// The root list after the setups, each turn with its static score.
-    fn root_list() -> (Position, Game, Vec<RootMove>) {
-        let game = crate::search::tests::after_setups();
-        let root = game.position().clone();
-        let eval = crate::eval::Evaluator::default();
-        let moves = game
-            .legal_turns()
-            .into_iter()
-            .map(|turn| {
-                let e = eval.evaluate(&turn.apply(&root));
-                RootMove {
-                    turn,
-                    eval: e,
-                    may_win: false,
-                    score: -e,
-                    reduce: 0,
-                }
-            })
-            .collect();
-        (root, game, moves)
-    }
-
     #[test]
-    fn bands_reduce_lower_ranks_more() {
-        let (root, game, mut moves) = root_list();
-        let bands = RootBands {
-            pct: 10,
-            band: 20,
-            max: 3,
-        };
-        mark_reducible(&root, &game, &mut moves, bands);
-        let n = moves.len();
-        let count = |r: i32| moves.iter().filter(|m| m.reduce == r).count();
-        let width = (n * 20).div_ceil(100);
-        assert_eq!(count(0), n.div_ceil(10), "{n} turns");
-        assert_eq!((count(1), count(2)), (width, width));
-        assert_eq!(count(3), n - count(0) - 2 * width);
-        // A lower model score never gets a smaller reduction.
-        let last = crate::board::Bitboard::EMPTY;
-        let mut by_model: Vec<(f32, i32)> = moves
-            .iter()
-            .map(|m| {
-                let after = m.turn.apply(&root);
-                (
-                    score(&features(&root, &m.turn, &after, m.eval, last)),
-                    m.reduce,
-                )
-            })
-            .collect();
-        by_model.sort_by(|a, b| b.0.total_cmp(&a.0));
-        assert!(
-            by_model
-                .windows(2)
-                .all(|w| w[0].1 <= w[1].1 || w[0].0 == w[1].0)
-        );
-    }
-
-    #[test]
-    fn the_model_reduces_the_bottom_share() {
+    fn the_model_marks_the_bottom_share_reducible() {
         let game = crate::search::tests::after_setups();
         let root = game.position().clone();
         let eval = crate::eval::Evaluator::default();
@@ -402,21 +322,15 @@ mod tests {
                     eval: e,
                     may_win: false,
                     score: -e,
-                    reduce: 0,
+                    reducible: false,
                 }
             })
             .collect();
         let before: Vec<u64> = moves.iter().map(|m| m.turn.hash).collect();
-        let bands = RootBands {
-            pct: 10,
-            band: 0,
-            max: 4,
-        };
-        mark_reducible(&root, &game, &mut moves, bands);
+        mark_reducible(&root, &game, &mut moves, 10);
         let n = moves.len();
-        let full = moves.iter().filter(|m| m.reduce == 0).count();
+        let full = moves.iter().filter(|m| !m.reducible).count();
         assert_eq!(full, n.div_ceil(10), "{n} turns");
-        assert!(moves.iter().all(|m| m.reduce == 0 || m.reduce == 4));
         // The order is left alone.
         let after: Vec<u64> = moves.iter().map(|m| m.turn.hash).collect();
         assert_eq!(before, after);
@@ -434,12 +348,12 @@ mod tests {
         // reducible one.
         let low = moves
             .iter()
-            .filter(|m| m.reduce == 0)
+            .filter(|m| !m.reducible)
             .map(model)
             .fold(f32::INFINITY, f32::min);
         let high = moves
             .iter()
-            .filter(|m| m.reduce > 0)
+            .filter(|m| m.reducible)
             .map(model)
             .fold(f32::NEG_INFINITY, f32::max);
         assert!(low >= high, "{low} < {high}");

@@ -83,18 +83,12 @@ table! {
         /// (in centi-rabbits) stays at or below alpha.
         qsearch_margin: i32 = 100, 0..=10_000;
         /// Root turns the model ranks below the top `root_reduce_pct`
-        /// percent are searched this many steps shallower (at most, with
-        /// `root_band_pct`), and again at full depth when they beat the
-        /// best so far (0 = off).
+        /// percent are searched this many steps shallower, and again at
+        /// full depth when they beat the best so far (0 = off).
         root_reduce: i32 = 4, 0..=8;
         /// The share of the root list, best ranked first, searched at full
         /// depth when `root_reduce` is on.
         root_reduce_pct: i32 = 20, 1..=100;
-        /// With `root_reduce`, the turns below the top `root_reduce_pct`
-        /// percent go in bands of this many percent of the list: one step
-        /// shallower in the first band, two in the next, up to
-        /// `root_reduce` (0: all of them `root_reduce` steps shallower).
-        root_band_pct: i32 = 0, 0..=100;
         /// `root_reduce` applies from this depth (in steps) on.
         root_reduce_from: i32 = 8, 1..=120;
     }

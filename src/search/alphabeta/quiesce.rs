@@ -45,15 +45,7 @@ impl Worker<'_> {
         if turns == 0 {
             return e;
         }
-        let cands = threats::capture_candidates(pos, me, pos.steps_left());
-        if cands.is_empty() {
-            return e;
-        }
-        let gain = cands
-            .map(|sq| material::gain_of_capture(pos, me, pos.kind_at(sq)))
-            .max()
-            .unwrap_or(0);
-        if e.saturating_add(gain + self.params.qsearch_margin) <= alpha {
+        if self.nothing_to_take(pos, e, alpha) {
             return e;
         }
         if self.threat_of(pos, me.opp()).is_some() {
@@ -79,23 +71,26 @@ impl Worker<'_> {
         beta: i32,
         turns: u32,
     ) -> i32 {
-        let me = pos.side();
-        let steps = pos.steps_left();
-        if turns == 0 || e >= beta || steps < 2 {
+        if turns == 0 || e >= beta || pos.steps_left() < 2 || self.nothing_to_take(pos, e, alpha) {
             return e;
         }
-        let cands = threats::capture_candidates(pos, me, steps);
+        self.q_captures(pos, turn_start, ply, alpha, beta, turns, e)
+    }
+
+    /// No capture the cheap candidate filter allows with the steps left,
+    /// or none whose largest gain could lift `e` above `alpha` (delta
+    /// pruning).
+    fn nothing_to_take(&self, pos: &Position, e: i32, alpha: i32) -> bool {
+        let me = pos.side();
+        let cands = threats::capture_candidates(pos, me, pos.steps_left());
         if cands.is_empty() {
-            return e;
+            return true;
         }
         let gain = cands
             .map(|sq| material::gain_of_capture(pos, me, pos.kind_at(sq)))
             .max()
             .unwrap_or(0);
-        if e.saturating_add(gain + self.params.qsearch_margin) <= alpha {
-            return e;
-        }
-        self.q_captures(pos, turn_start, ply, alpha, beta, turns, e)
+        e.saturating_add(gain + self.params.qsearch_margin) <= alpha
     }
 
     /// Inside a quiescence turn: `best` is what the side to move already
