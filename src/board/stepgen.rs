@@ -152,6 +152,30 @@ impl Action {
             b | Bitboard::from_square(st.from) | Bitboard::from_square(st.to)
         })
     }
+
+    /// Whether playing `self` then `other` in one turn, or `other` then
+    /// `self`, are both legal when either is and reach the same position.
+    /// Conservative: true only when neither touches a square the other
+    /// could change or depend on (see [`reach`]). Then neither changes what
+    /// the other moves, whether its mover is frozen, whether its
+    /// destination is free, or which pieces a trap takes (a trap's verdict
+    /// depends only on its square and its neighbours).
+    #[inline]
+    pub fn commutes_with(self, other: Action) -> bool {
+        let (a, b) = (self.squares(), other.squares());
+        (b & reach(a)).is_empty() && (a & reach(b)).is_empty()
+    }
+}
+
+/// The squares whose contents an action touching `t` can change or depend
+/// on: `t`, its neighbours, and each trap near `t` with its neighbours.
+#[inline]
+fn reach(t: Bitboard) -> Bitboard {
+    let mut r = t | t.neighbors();
+    for trap in Bitboard::TRAPS & r {
+        r |= Bitboard::from_square(trap) | adjacent(trap);
+    }
+    r
 }
 
 impl fmt::Display for Action {

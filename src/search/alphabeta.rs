@@ -26,7 +26,10 @@ use crate::tactics::goal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+mod horizon;
 mod quiesce;
+
+pub use horizon::TurnSteps;
 
 /// Larger than any score: marks "no legal continuation" inside a turn.
 pub const INF: i32 = 32_000;
@@ -65,6 +68,8 @@ pub struct Worker<'a> {
     /// is probed. Direct-mapped, replaced on collision; a slot holds the
     /// key (0 = empty) and the score.
     eval_cache: ZeroedTable<(u64, i32)>,
+    /// Killer actions by ply (`killers`), the newest first.
+    killers: Vec<[u32; 4]>,
     /// The learned evaluation's accumulators along the path, when the
     /// evaluator has a net: every action made and unmade below the root
     /// goes through [`Worker::make`] and [`Worker::unmake`] to keep them.
@@ -97,6 +102,36 @@ pub struct NodeCtx {
     /// A quiet step of this turn was searched shallower already
     /// (`quiet_reduce`): a turn is reduced once, not step by step.
     pub reduced: bool,
+    /// The action that led here within this turn (raw; 0 at a turn start),
+    /// for searching commuting actions in one order (`commute`).
+    pub prev: u32,
+    /// The steps of this turn so far.
+    pub cur: TurnSteps,
+    /// The steps of the turn before this one (empty for the root's turn
+    /// and after a null move), which began on the board hashed
+    /// `last_start`: what the horizon pruning of needless turns judges.
+    pub last: TurnSteps,
+    pub last_start: u64,
+}
+
+impl NodeCtx {
+    /// A turn start on `pos` (its hash the turn's start), nothing known of
+    /// the turn before.
+    pub fn new_turn(pos: &Position, depth: i32, ply: i32, ext_left: u32) -> NodeCtx {
+        NodeCtx {
+            turn_start: pos.hash(),
+            depth,
+            ply,
+            ext_left,
+            null_ok: true,
+            defend: Bitboard::EMPTY,
+            reduced: false,
+            prev: 0,
+            cur: TurnSteps::begin(pos),
+            last: TurnSteps::default(),
+            last_start: 0,
+        }
+    }
 }
 
 /// What became of a node out of depth.
@@ -134,6 +169,7 @@ impl<'a> Worker<'a> {
             hist: vec![0; 2 * 64 * 64],
             known_eval: None,
             eval_cache: ZeroedTable::zeroed(EVAL_CACHE_SIZE),
+            killers: vec![[0; 4]; MAX_KILLER_PLY],
             nn: eval
                 .net
                 .clone()
@@ -311,13 +347,14 @@ impl<'a> Worker<'a> {
         let s = if self.pass_allowed(h) {
             self.path.push(h);
             let c = NodeCtx {
-                turn_start: h,
-                depth: ctx.depth - steps as i32,
-                ply: ctx.ply + steps as i32,
-                ext_left: ctx.ext_left,
-                null_ok: true,
-                defend: Bitboard::EMPTY,
-                reduced: false,
+                last: ctx.cur,
+                last_start: ctx.turn_start,
+                ..NodeCtx::new_turn(
+                    pos,
+                    ctx.depth - steps as i32,
+                    ctx.ply + steps as i32,
+                    ctx.ext_left,
+                )
             };
             let s = -self.search(pos, c, -beta, -alpha);
             self.path.pop();
@@ -338,6 +375,15 @@ impl<'a> Worker<'a> {
         }
         if let Some(s) = self.decided(pos, &ctx) {
             return s;
+        }
+        // The opponent's last turn was needless (`undo_prune`,
+        // `freecap_prune`): it fails, whatever lies below.
+        if pos.at_turn_start()
+            && !ctx.last.is_empty()
+            && beta.abs() < WIN_BOUND
+            && self.needless_last_turn(pos, &ctx.last, ctx.last_start, ctx.depth)
+        {
+            return beta;
         }
         let mut ctx = ctx;
         if ctx.depth <= 0 {
@@ -404,7 +450,14 @@ impl<'a> Worker<'a> {
         }
         let n = list.len();
         let mut scores = [0i32; crate::board::stepgen::MAX_ACTIONS];
-        self.order(pos, list.as_slice(), &mut scores[..n], hash_action, depth);
+        self.order(
+            pos,
+            list.as_slice(),
+            &mut scores[..n],
+            hash_action,
+            depth,
+            ply,
+        );
         let pass_first = hash_action == PASS;
         let mut tried: [u32; 64] = [0; 64];
         let mut ntried = 0usize;
@@ -425,6 +478,15 @@ impl<'a> Worker<'a> {
                     break;
                 }
                 let a = pick_best(list.as_mut_slice(), &mut scores[..n], i);
+                // Two actions that commute reach one position in either
+                // order: only the order with the larger second is searched.
+                if self.params.commute
+                    && a.raw() < ctx.prev
+                    && Action::from_raw(ctx.prev).commutes_with(a)
+                {
+                    i += 1;
+                    continue;
+                }
                 let how = if first {
                     Try::Full
                 } else if scores[i] < QUIET_BELOW
@@ -453,6 +515,7 @@ impl<'a> Worker<'a> {
                     if s >= beta {
                         if !is_pass {
                             self.reward(Action::from_raw(action), &tried[..ntried], me, depth);
+                            self.remember_killer(action, ply);
                         }
                         return self.finish(key, ply, depth, best, alpha0, beta, best_action);
                     }
@@ -493,13 +556,13 @@ impl<'a> Worker<'a> {
         let steps = pos.steps_left();
         pos.pass_turn();
         let c = NodeCtx {
-            turn_start: pos.hash(),
-            depth: (ctx.depth - STEPS_PER_TURN as i32 - r).max(0),
-            ply: ctx.ply + steps as i32,
-            ext_left: ctx.ext_left,
             null_ok: false,
-            defend: Bitboard::EMPTY,
-            reduced: false,
+            ..NodeCtx::new_turn(
+                pos,
+                (ctx.depth - STEPS_PER_TURN as i32 - r).max(0),
+                ctx.ply + steps as i32,
+                ctx.ext_left,
+            )
         };
         let s = -self.search(pos, c, -beta, -beta + 1);
         unpass(pos, me, steps);
@@ -682,9 +745,12 @@ impl<'a> Worker<'a> {
         scores: &mut [i32],
         hash_action: u32,
         depth: i32,
+        ply: i32,
     ) {
         let me = pos.side();
         let hash = entry_action(hash_action);
+        let killers =
+            &self.killers[(ply as usize).min(MAX_KILLER_PLY - 1)][..self.params.killers as usize];
         let tactical = if self.params.quiet_reduce > 0 && depth >= self.params.quiet_reduce_from {
             tactical_zone(pos)
         } else {
@@ -693,6 +759,8 @@ impl<'a> Worker<'a> {
         for (a, s) in list.iter().zip(scores.iter_mut()) {
             *s = if Some(*a) == hash {
                 HASH_SCORE
+            } else if let Some(k) = killers.iter().position(|&k| k == a.raw()) {
+                KILLER_SCORE - k as i32
             } else {
                 let base = if a.kind() != ActionKind::Single || tactical.covers(pos, *a) {
                     PUSH_SCORE
@@ -765,6 +833,8 @@ impl<'a> Worker<'a> {
         let c = NodeCtx {
             depth: ctx.depth - cost,
             ply: ctx.ply + cost,
+            prev: a.raw(),
+            cur: ctx.cur.with(a),
             ..ctx
         };
         if let Try::Null { reduce } = how
@@ -809,6 +879,21 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Makes `action`, which cut off at `ply`, that ply's first killer.
+    #[inline]
+    fn remember_killer(&mut self, action: u32, ply: i32) {
+        let n = self.params.killers as usize;
+        if n > 0 {
+            let k = &mut self.killers[(ply as usize).min(MAX_KILLER_PLY - 1)];
+            if let Some(at) = k[..n].iter().position(|&x| x == action) {
+                k[..=at].rotate_right(1);
+            } else {
+                k[..n].rotate_right(1);
+                k[0] = action;
+            }
+        }
+    }
+
     /// Stores the node's result and returns its score.
     #[allow(clippy::too_many_arguments)]
     #[inline]
@@ -835,7 +920,12 @@ const GOAL_CACHE_SIZE: usize = 1 << 18;
 
 const HASH_SCORE: i32 = 1 << 30;
 const CAPTURE_SCORE: i32 = 1 << 29;
+/// Killers (`killers`), the newest highest: below the captures, above
+/// every push, pull and tactical step.
+const KILLER_SCORE: i32 = 1 << 25;
 const PUSH_SCORE: i32 = 1 << 20;
+/// Plies with their own killer slots (deeper ones share the last).
+const MAX_KILLER_PLY: usize = 128;
 /// History values stay within +-HIST_MAX (gravity in `reward`).
 const HIST_MAX: i32 = 1 << 13;
 /// Ordering scores below this are the quiet actions (history only).
@@ -961,12 +1051,7 @@ mod tests {
         let mut p = pos.clone();
         let ctx = NodeCtx {
             turn_start,
-            depth: 0,
-            ply: 0,
-            ext_left,
-            null_ok: true,
-            defend: Bitboard::EMPTY,
-            reduced: false,
+            ..NodeCtx::new_turn(pos, 0, 0, ext_left)
         };
         let s = w.search(&mut p, ctx, alpha, beta);
         assert_eq!(p, *pos, "the search left the position changed");
@@ -983,17 +1068,52 @@ mod tests {
         let mut w = Worker::new(&tt, &eval, params, &history, &stop, None, None);
         let mut p = pos.clone();
         let ctx = NodeCtx {
-            turn_start: pos.hash(),
-            depth,
-            ply: 0,
-            ext_left: 0,
             null_ok: false,
-            defend: Bitboard::EMPTY,
-            reduced: false,
+            ..NodeCtx::new_turn(pos, depth, 0, 0)
         };
         let s = w.search(&mut p, ctx, -INF, INF);
         assert_eq!(p, *pos, "the search left the position changed");
         (s, w.nodes)
+    }
+
+    #[test]
+    fn killers_go_after_captures_newest_first_and_escape_the_quiet_reduction() {
+        let params = Params {
+            killers: 2,
+            ..Params::default()
+        };
+        let tt = TranspositionTable::new(1);
+        let eval = Evaluator::default();
+        let history = History::default();
+        let stop = AtomicBool::new(false);
+        let mut w = Worker::new(&tt, &eval, &params, &history, &stop, None, None);
+        let pos = Position::standard_opening();
+        let mut list = ActionList::new();
+        generate_actions(&pos, &mut list);
+        let (a, b, c) = (list.as_slice()[0], list.as_slice()[1], list.as_slice()[2]);
+        for k in [a, b, a, c] {
+            w.remember_killer(k.raw(), 5);
+        }
+        // The slots hold c then a (a came back to the front, then c).
+        let mut scores = vec![0; list.len()];
+        w.order(&pos, list.as_slice(), &mut scores, 0, 8, 5);
+        let at = |x: Action| list.as_slice().iter().position(|&y| y == x).unwrap();
+        let rank = |x: Action| scores[at(x)];
+        assert!(rank(c) > rank(a), "the newest killer first");
+        assert!(rank(a) > rank(b), "b fell out of the two slots");
+        assert!(rank(a) >= QUIET_BELOW, "a killer is not a quiet step");
+        let best_other = list
+            .as_slice()
+            .iter()
+            .filter(|&&x| x != a && x != c)
+            .map(|&x| rank(x))
+            .max()
+            .unwrap();
+        assert!(rank(a) > best_other);
+        // Another ply keeps its own killers.
+        let mut other = vec![0; list.len()];
+        w.order(&pos, list.as_slice(), &mut other, 0, 8, 6);
+        assert!(other[at(a)] < KILLER_SCORE - 2 && other[at(c)] < KILLER_SCORE - 2);
     }
 
     fn board(side: char, rows: [&str; 8]) -> Position {

@@ -407,15 +407,8 @@ fn iterate(
                 w.path.clear();
                 w.path.push(child.hash());
                 w.known_eval = Some((child.hash(), moves[i].eval));
-                let ctx = NodeCtx {
-                    turn_start: child.hash(),
-                    depth: depth as i32 - TURN,
-                    ply: TURN,
-                    ext_left: params.goal_extensions,
-                    null_ok: true,
-                    defend: crate::board::Bitboard::EMPTY,
-                    reduced: false,
-                };
+                let ctx =
+                    NodeCtx::new_turn(child, depth as i32 - TURN, TURN, params.goal_extensions);
                 // A turn the model ranks low is tried shallower first and
                 // searched in full only when it beats the best so far.
                 let reduce = if i > 0
@@ -854,6 +847,36 @@ mod tests {
             "null_reduction=2,root_reduce=0",
             "null_reduction=0,root_reduce=0",
             "null_reduction=2,root_reduce=0",
+        );
+    }
+
+    #[test]
+    fn commuting_actions_in_one_order_find_the_same_turn_with_fewer_nodes() {
+        // Two actions that commute reach one position in either order, so
+        // searching one order only changes no score of plain alpha-beta
+        // with a table at a fixed depth.
+        let midgame = |i: usize| {
+            let pos = parse_side_and_board(crate::tools::bench::POSITIONS[i]).unwrap();
+            Game::from_position(pos, 1)
+        };
+        let plain = "pvs=0,history=0,aspiration=0,null_reduction=0,capture_order=0,\
+                     threat_defend=0,quiet_reduce=0,qsearch=0,midturn_qsearch=0,\
+                     midturn_defend=0,root_reduce=0,goal_extensions=0";
+        for (game, d) in [(midgame(3), 6), (midgame(8), 6), (goal_threatened(), 8)] {
+            let all = run_with(&game, d, &format!("{plain},commute=0"));
+            let one = run_with(&game, d, &format!("{plain},commute=1"));
+            assert_eq!(one.score, all.score);
+        }
+        // In the engine two whole turns deep in a middlegame, where most
+        // steps are far apart, it saves nodes (the bench at depth 8:
+        // 7,766,782 against 5,857,777).
+        let all = run_with(&midgame(3), 8, "commute=0");
+        let one = run_with(&midgame(3), 8, "commute=1");
+        assert!(
+            one.nodes * 10 < all.nodes * 9,
+            "one order {} all orders {}",
+            one.nodes,
+            all.nodes
         );
     }
 
