@@ -494,8 +494,15 @@ impl<'a> Worker<'a> {
                     && ctx.defend.is_empty()
                     && !ctx.reduced
                 {
+                    // Late in the list (`late_reduce`), a quiet step is
+                    // the less likely to matter.
+                    let late = if searched >= self.params.late_after as usize {
+                        self.params.late_reduce
+                    } else {
+                        0
+                    };
                     Try::Null {
-                        reduce: self.params.quiet_reduce,
+                        reduce: self.params.quiet_reduce + late,
                     }
                 } else {
                     Try::Null { reduce: 0 }

@@ -91,6 +91,12 @@ table! {
         root_reduce_pct: i32 = 20, 1..=100;
         /// `root_reduce` applies from this depth (in steps) on.
         root_reduce_from: i32 = 8, 1..=120;
+        /// Late-move reduction on top of `quiet_reduce`: a quiet step
+        /// searched after `late_after` children is this many steps
+        /// shallower still (0 = off).
+        late_reduce: i32 = 0, 0..=3;
+        /// Children searched before `late_reduce` applies.
+        late_after: u32 = 6, 1..=100;
         /// Killer actions per ply (steps from the root): the latest actions
         /// that cut off there, tried after the table's move and captures and
         /// spared by `quiet_reduce` (0 = off).
