@@ -112,9 +112,6 @@ pub struct NodeCtx {
     /// `last_start`: what the horizon pruning of needless turns judges.
     pub last: TurnSteps,
     pub last_start: u64,
-    /// The action that led here began or continued a capture the detector
-    /// found (`capture_units`): the rest of it goes first here too.
-    pub capturing: bool,
 }
 
 impl NodeCtx {
@@ -133,7 +130,6 @@ impl NodeCtx {
             cur: TurnSteps::begin(pos),
             last: TurnSteps::default(),
             last_start: 0,
-            capturing: false,
         }
     }
 }
@@ -454,7 +450,14 @@ impl<'a> Worker<'a> {
         }
         let n = list.len();
         let mut scores = [0i32; crate::board::stepgen::MAX_ACTIONS];
-        self.order(pos, list.as_slice(), &mut scores[..n], hash_action, &ctx);
+        self.order(
+            pos,
+            list.as_slice(),
+            &mut scores[..n],
+            hash_action,
+            depth,
+            ply,
+        );
         let pass_first = hash_action == PASS;
         let mut tried: [u32; 64] = [0; 64];
         let mut ntried = 0usize;
@@ -504,13 +507,8 @@ impl<'a> Worker<'a> {
                 } else {
                     Try::Null { reduce: 0 }
                 };
-                // A capture's first action leads to a node that puts the
-                // rest of that capture first (`capture_units`).
-                let capturing =
-                    self.params.capture_units && (CAPTURE_SCORE..HASH_SCORE).contains(&scores[i]);
                 i += 1;
-                let c = NodeCtx { capturing, ..ctx };
-                (a.raw(), self.pvs_action(pos, a, c, alpha, beta, how))
+                (a.raw(), self.pvs_action(pos, a, ctx, alpha, beta, how))
             };
             if self.aborted {
                 return 0;
@@ -753,9 +751,9 @@ impl<'a> Worker<'a> {
         list: &[Action],
         scores: &mut [i32],
         hash_action: u32,
-        ctx: &NodeCtx,
+        depth: i32,
+        ply: i32,
     ) {
-        let (depth, ply) = (ctx.depth, ctx.ply);
         let me = pos.side();
         let hash = entry_action(hash_action);
         let killers =
@@ -788,7 +786,7 @@ impl<'a> Worker<'a> {
         // right after the hash move (the detector costs a few microseconds,
         // small beside the subtree of such a node).
         if self.params.capture_order > 0
-            && (depth >= self.params.capture_order || ctx.capturing)
+            && depth >= self.params.capture_order
             && pos.steps_left() >= 2
         {
             let caps = crate::tactics::capture::capture_threats(pos, me, pos.steps_left());
@@ -1105,8 +1103,7 @@ mod tests {
         }
         // The slots hold c then a (a came back to the front, then c).
         let mut scores = vec![0; list.len()];
-        let ctx = |ply| NodeCtx::new_turn(&pos, 8, ply, 0);
-        w.order(&pos, list.as_slice(), &mut scores, 0, &ctx(5));
+        w.order(&pos, list.as_slice(), &mut scores, 0, 8, 5);
         let at = |x: Action| list.as_slice().iter().position(|&y| y == x).unwrap();
         let rank = |x: Action| scores[at(x)];
         assert!(rank(c) > rank(a), "the newest killer first");
@@ -1122,7 +1119,7 @@ mod tests {
         assert!(rank(a) > best_other);
         // Another ply keeps its own killers.
         let mut other = vec![0; list.len()];
-        w.order(&pos, list.as_slice(), &mut other, 0, &ctx(6));
+        w.order(&pos, list.as_slice(), &mut other, 0, 8, 6);
         assert!(other[at(a)] < KILLER_SCORE - 2 && other[at(c)] < KILLER_SCORE - 2);
     }
 

@@ -60,10 +60,6 @@ table! {
         /// after the hash move at nodes with at least this many steps of
         /// depth left (0 = off).
         capture_order: i32 = 4, 0..=100;
-        /// A capture's first action (ordered by `capture_order`) makes the
-        /// node after it order the captures first too, at any depth, so a
-        /// capture is searched first as a whole sequence.
-        capture_units: bool = false, 0..=1;
         /// At every turn start with depth left where the opponent threatens
         /// goal, search only the defences (the actions near the threat's
         /// goal line, as `goal_def_area` keeps them in the extension turn);
