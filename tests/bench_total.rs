@@ -6,7 +6,7 @@
 use std::process::Command;
 
 /// `aamir bench` at its default depth, one thread.
-const BENCH_NODES: u64 = 7766782;
+const BENCH_NODES: u64 = 5858948;
 
 #[test]
 fn bench_node_total_is_pinned() {

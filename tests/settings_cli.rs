@@ -84,6 +84,9 @@ fn analyze_takes_engine_options_and_weights_by_their_names() {
         out.lines().last().unwrap().starts_with("bestmove "),
         "{out}"
     );
-    let (ok, _, err) = aamir(&["analyze", OPENING_BOARD, "--params", "killers=2"]);
-    assert!(!ok && err.contains("unknown setting `killers`"), "{err}");
+    let (ok, _, err) = aamir(&["analyze", OPENING_BOARD, "--params", "no_such_setting=2"]);
+    assert!(
+        !ok && err.contains("unknown setting `no_such_setting`"),
+        "{err}"
+    );
 }

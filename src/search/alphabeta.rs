@@ -1128,12 +1128,18 @@ mod tests {
     }
 
     /// [`searched`] to depth 4 with `threat_defend` on, then off.
+    /// (Every order of a turn's actions is searched, so that the node
+    /// counts do not depend on `commute`.)
     fn threat_defend_on_and_off(pos: &Position) -> ((i32, u64), (i32, u64)) {
-        let off = Params {
-            threat_defend: false,
+        let on = Params {
+            commute: false,
             ..Params::default()
         };
-        (searched(pos, &Params::default(), 4), searched(pos, &off, 4))
+        let off = Params {
+            threat_defend: false,
+            ..on.clone()
+        };
+        (searched(pos, &on, 4), searched(pos, &off, 4))
     }
 
     #[test]

@@ -100,20 +100,20 @@ table! {
         /// Killer actions per ply (steps from the root): the latest actions
         /// that cut off there, tried after the table's move and captures and
         /// spared by `quiet_reduce` (0 = off).
-        killers: u32 = 0, 0..=4;
+        killers: u32 = 2, 0..=4;
         /// Two actions of one turn that commute (`Action::commutes_with`:
         /// neither touches what the other moves, frees or guards) searched
         /// in one order only; exact.
-        commute: bool = false, 0..=1;
+        commute: bool = true, 0..=1;
         /// At a turn start inside the tree, the opponent's last turn fails
         /// when nothing was taken and the side to move can put the board
         /// back within two steps (it gave away a turn and two steps).
-        undo_prune: bool = false, 0..=1;
+        undo_prune: bool = true, 0..=1;
         /// At a turn start with at most this many steps of depth left, the
         /// opponent's last turn fails when nothing was taken, all its steps
         /// but at most one moved one of its pieces, and the side to move
         /// can now take that piece (0 = off).
-        freecap_prune: i32 = 0, 0..=16;
+        freecap_prune: i32 = 4, 0..=16;
     }
 }
 
