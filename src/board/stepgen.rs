@@ -156,7 +156,8 @@ impl Action {
     /// Whether playing `self` then `other` in one turn, or `other` then
     /// `self`, are both legal when either is and reach the same position.
     /// Conservative: true only when neither touches a square the other
-    /// could change or depend on (see [`reach`]). Then neither changes what
+    /// could change or depend on (its squares, their neighbours, and each
+    /// trap near them with the trap's neighbours). Then neither changes what
     /// the other moves, whether its mover is frozen, whether its
     /// destination is free, or which pieces a trap takes (a trap's verdict
     /// depends only on its square and its neighbours).
