@@ -153,18 +153,39 @@ impl Action {
         })
     }
 
-    /// Whether playing `self` then `other` in one turn, or `other` then
-    /// `self`, are both legal when either is and reach the same position.
-    /// Conservative: true only when neither touches a square the other
-    /// could change or depend on (its squares, their neighbours, and each
-    /// trap near them with the trap's neighbours). Then neither changes what
-    /// the other moves, whether its mover is frozen, whether its
-    /// destination is free, or which pieces a trap takes (a trap's verdict
-    /// depends only on its square and its neighbours).
+    /// What [`Footprint::commutes_with`] needs of `self`, computed once
+    /// for testing many actions against it.
     #[inline]
-    pub fn commutes_with(self, other: Action) -> bool {
-        let (a, b) = (self.squares(), other.squares());
-        (b & reach(a)).is_empty() && (a & reach(b)).is_empty()
+    pub fn footprint(self) -> Footprint {
+        let squares = self.squares();
+        Footprint {
+            squares,
+            reach: reach(squares),
+        }
+    }
+}
+
+/// An action's squares and the squares it can change or depend on.
+#[derive(Copy, Clone, Debug)]
+pub struct Footprint {
+    squares: Bitboard,
+    reach: Bitboard,
+}
+
+impl Footprint {
+    /// Whether playing the action this came from then `other` in one
+    /// turn, or `other` then it, are both legal when either is and reach
+    /// the same position. Conservative: true only when neither touches a
+    /// square the other could change or depend on (its squares, their
+    /// neighbours, and each trap near them with the trap's neighbours).
+    /// Then neither changes what the other moves, whether its mover is
+    /// frozen, whether its destination is free, or which pieces a trap
+    /// takes (a trap's verdict depends only on its square and its
+    /// neighbours).
+    #[inline]
+    pub fn commutes_with(&self, other: Action) -> bool {
+        let b = other.squares();
+        (b & self.reach).is_empty() && (self.squares & reach(b)).is_empty()
     }
 }
 

@@ -459,6 +459,9 @@ impl<'a> Worker<'a> {
             ply,
         );
         let pass_first = hash_action == PASS;
+        // The action that led here, for `commute` (0 at a turn start).
+        let prev =
+            (self.params.commute && ctx.prev != 0).then(|| Action::from_raw(ctx.prev).footprint());
         let mut tried: [u32; 64] = [0; 64];
         let mut ntried = 0usize;
 
@@ -480,9 +483,9 @@ impl<'a> Worker<'a> {
                 let a = pick_best(list.as_mut_slice(), &mut scores[..n], i);
                 // Two actions that commute reach one position in either
                 // order: only the order with the larger second is searched.
-                if self.params.commute
+                if let Some(fp) = &prev
                     && a.raw() < ctx.prev
-                    && Action::from_raw(ctx.prev).commutes_with(a)
+                    && fp.commutes_with(a)
                 {
                     i += 1;
                     continue;

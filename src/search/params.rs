@@ -101,7 +101,7 @@ table! {
         /// that cut off there, tried after the table's move and captures and
         /// spared by `quiet_reduce` (0 = off).
         killers: u32 = 2, 0..=4;
-        /// Two actions of one turn that commute (`Action::commutes_with`:
+        /// Two actions of one turn that commute (`Footprint::commutes_with`:
         /// neither touches what the other moves, frees or guards) searched
         /// in one order only; exact.
         commute: bool = true, 0..=1;

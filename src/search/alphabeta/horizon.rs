@@ -23,6 +23,7 @@ use super::Worker;
 use crate::board::stepgen::{ActionList, generate_actions};
 use crate::board::{Action, Bitboard, Position, Square, zobrist};
 use crate::tactics::capture;
+use crate::tactics::threats::manhattan;
 
 /// The steps of one turn (its own and the pieces it pushed or pulled) in
 /// the order made, and how many pieces were on the board when it began.
@@ -114,11 +115,6 @@ impl NetMoves {
     }
 }
 
-fn distance(a: u8, b: u8) -> u32 {
-    let (a, b) = (Square::new(a), Square::new(b));
-    u32::from(a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank()))
-}
-
 impl Worker<'_> {
     /// Whether the opponent's last turn `last`, begun on the board hashed
     /// `last_start` (opponent to move), should fail at this turn start of
@@ -146,7 +142,10 @@ impl Worker<'_> {
 /// board of `start` (the hash of the previous turn's start, the other side
 /// to move) within two steps, the previous turn's journeys being `net`.
 fn undoable(pos: &mut Position, net: &NetMoves, start: u64) -> bool {
-    let moved: u32 = net.iter().map(|m| distance(m.was, m.now)).sum();
+    let moved: u32 = net
+        .iter()
+        .map(|m| u32::from(manhattan(Square::new(m.was), Square::new(m.now))))
+        .sum();
     // Every step moves one piece one square: more than two squares of
     // journeys cannot be walked back in two steps.
     if moved == 0 || moved > 2 {
@@ -238,12 +237,7 @@ mod tests {
     /// worker with `params` whether the turn was needless at a turn start
     /// `depth` steps from the horizon.
     fn judged(start: &Position, turn: &[Action], params: &Params, depth: i32) -> bool {
-        let mut pos = start.clone();
-        let mut steps = TurnSteps::begin(&pos);
-        for &a in turn {
-            pos.make_action(a);
-            steps = steps.with(a);
-        }
+        let (mut pos, steps) = played(start, turn);
         pos.pass_turn();
         let tt = TranspositionTable::new(1);
         let eval = Evaluator::default();
@@ -254,6 +248,17 @@ mod tests {
         let r = w.needless_last_turn(&mut pos, &steps, start.hash(), depth);
         assert_eq!(pos, before, "the check left the position changed");
         r
+    }
+
+    /// `turn` played on `start` (the turn not ended), and its steps.
+    fn played(start: &Position, turn: &[Action]) -> (Position, TurnSteps) {
+        let mut pos = start.clone();
+        let mut steps = TurnSteps::begin(&pos);
+        for &a in turn {
+            pos.make_action(a);
+            steps = steps.with(a);
+        }
+        (pos, steps)
     }
 
     fn with(spec: &str) -> Params {
@@ -303,13 +308,17 @@ mod tests {
     /// pushes it onto the unguarded c6 trap.
     #[test]
     fn a_walk_into_a_free_capture_near_the_horizon_is_needless() {
-        let start = board(
-            'g',
-            [
-                "r r r  r", "        ", "    e   ", "        ", "        ", "        ", "   H    ",
-                "R      R",
-            ],
-        );
+        // Silver's `piece` on e6 beside the horse's way.
+        let beside = |piece: &'static str| {
+            board(
+                'g',
+                [
+                    "r r r  r", "        ", piece, "        ", "        ", "        ", "   H    ",
+                    "R      R",
+                ],
+            )
+        };
+        let start = beside("    e   ");
         let walk = [
             Action::single(sq("d2"), sq("d3")),
             Action::single(sq("d3"), sq("d4")),
@@ -336,14 +345,7 @@ mod tests {
         nearer.pass_turn();
         assert!(!judged(&nearer, &split, &on, 4));
         // The same walk beside a silver dog, which cannot push a horse.
-        let guarded = board(
-            'g',
-            [
-                "r r r  r", "        ", "    d   ", "        ", "        ", "        ", "   H    ",
-                "R      R",
-            ],
-        );
-        assert!(!judged(&guarded, &walk, &on, 4));
+        assert!(!judged(&beside("    d   "), &walk, &on, 4));
     }
 
     #[test]
@@ -355,16 +357,14 @@ mod tests {
                 "RRRRRRRR",
             ],
         );
-        let mut pos = start.clone();
-        let mut t = TurnSteps::begin(&pos);
-        for a in [
-            Action::push(sq("d4"), sq("d5"), sq("d6")),
-            Action::single(sq("d5"), sq("e5")),
-            Action::single(sq("e5"), sq("e4")),
-        ] {
-            pos.make_action(a);
-            t = t.with(a);
-        }
+        let (pos, t) = played(
+            &start,
+            &[
+                Action::push(sq("d4"), sq("d5"), sq("d6")),
+                Action::single(sq("d5"), sq("e5")),
+                Action::single(sq("e5"), sq("e4")),
+            ],
+        );
         let net = t.net_moves(&pos).unwrap();
         let mut moves: Vec<_> = net.iter().map(|m| (m.was, m.now, m.steps)).collect();
         moves.sort();
@@ -373,15 +373,13 @@ mod tests {
         want.sort();
         assert_eq!(moves, want);
         // A rabbit stepped onto the empty c3 trap is gone: no claim made.
-        let mut pos = start.clone();
-        let mut t = TurnSteps::begin(&pos);
-        for a in [
-            Action::single(sq("c1"), sq("c2")),
-            Action::single(sq("c2"), sq("c3")),
-        ] {
-            pos.make_action(a);
-            t = t.with(a);
-        }
+        let (pos, t) = played(
+            &start,
+            &[
+                Action::single(sq("c1"), sq("c2")),
+                Action::single(sq("c2"), sq("c3")),
+            ],
+        );
         assert!(t.net_moves(&pos).is_none());
     }
 }
