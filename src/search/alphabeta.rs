@@ -112,6 +112,8 @@ pub struct NodeCtx {
     /// `last_start`: what the horizon pruning of needless turns judges.
     pub last: TurnSteps,
     pub last_start: u64,
+    /// Some node of this turn searched this path after another child.
+    pub late: bool,
 }
 
 impl NodeCtx {
@@ -130,6 +132,7 @@ impl NodeCtx {
             cur: TurnSteps::begin(pos),
             last: TurnSteps::default(),
             last_start: 0,
+            late: false,
         }
     }
 }
@@ -490,6 +493,18 @@ impl<'a> Worker<'a> {
                     i += 1;
                     continue;
                 }
+                // Three unrelated steps near the horizon, off the first
+                // path: rarely a plan, and every order of them is here.
+                if self.params.loose_prune > 0
+                    && (searched > 0 || ctx.late)
+                    && (1..=self.params.loose_prune + 1).contains(&depth)
+                    && ctx.defend.is_empty()
+                    && alpha.abs() < WIN_BOUND
+                    && ctx.cur.loose_third(a)
+                {
+                    i += 1;
+                    continue;
+                }
                 let how = if first {
                     Try::Full
                 } else if scores[i] < QUIET_BELOW
@@ -844,7 +859,8 @@ impl<'a> Worker<'a> {
             depth: ctx.depth - cost,
             ply: ctx.ply + cost,
             prev: a.raw(),
-            cur: ctx.cur.with(a),
+            cur: ctx.cur.with(a).defending(ctx.defend.any()),
+            late: ctx.late || how != Try::Full,
             ..ctx
         };
         if let Try::Null { reduce } = how

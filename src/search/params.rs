@@ -114,6 +114,17 @@ table! {
         /// but at most one moved one of its pieces, and the side to move
         /// can now take that piece (0 = off).
         freecap_prune: i32 = 4, 0..=16;
+        /// A turn's third step, when it and the two before it are single
+        /// steps unrelated to each other (`TurnSteps::loose_third`), is
+        /// not searched when this node has searched a child already (or
+        /// the turn is not on its first path) and at most this many steps
+        /// of depth are left after it (0 = off).
+        loose_prune: i32 = 0, 0..=16;
+        /// At a turn start inside the tree, the opponent's last turn fails
+        /// when it lost one of its pieces on a trap it stepped onto, took
+        /// nothing, was no defence against a goal threat and made none
+        /// (`TurnSteps::sacrificed`).
+        sac_prune: bool = false, 0..=1;
     }
 }
 
