@@ -859,7 +859,7 @@ impl<'a> Worker<'a> {
             depth: ctx.depth - cost,
             ply: ctx.ply + cost,
             prev: a.raw(),
-            cur: ctx.cur.with(a).defending(ctx.defend.any()),
+            cur: ctx.cur.with(a),
             late: ctx.late || how != Try::Full,
             ..ctx
         };

@@ -120,11 +120,6 @@ table! {
         /// the turn is not on its first path) and at most this many steps
         /// of depth are left after it (0 = off).
         loose_prune: i32 = 0, 0..=16;
-        /// At a turn start inside the tree, the opponent's last turn fails
-        /// when it lost one of its pieces on a trap it stepped onto, took
-        /// nothing, was no defence against a goal threat and made none
-        /// (`TurnSteps::sacrificed`).
-        sac_prune: bool = false, 0..=1;
     }
 }
 

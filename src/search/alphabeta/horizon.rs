@@ -36,12 +36,8 @@ pub struct TurnSteps {
     actions: u8,
     /// Pieces on the board at the turn's start: fewer now means a capture.
     pieces: u8,
-    /// The mover's pieces at the turn's start.
-    mine: u8,
     /// The mover's pieces frozen at the turn's start.
     frozen: Bitboard,
-    /// The turn began under a goal threat (its node context defended).
-    defending: bool,
 }
 
 impl TurnSteps {
@@ -50,7 +46,6 @@ impl TurnSteps {
     pub fn begin(pos: &Position) -> TurnSteps {
         TurnSteps {
             pieces: pos.occupied().count() as u8,
-            mine: pos.occupied_by(pos.side()).count() as u8,
             frozen: pos.frozen(pos.side()),
             ..TurnSteps::default()
         }
@@ -74,40 +69,6 @@ impl TurnSteps {
             }
         }
         self
-    }
-
-    /// This turn, marked as a defence against a goal threat when
-    /// `defending`.
-    #[inline]
-    pub fn defending(mut self, defending: bool) -> TurnSteps {
-        self.defending |= defending;
-        self
-    }
-
-    /// Whether this turn, not a defence against a goal threat, gave away
-    /// one of its mover's pieces and nothing else (`sac_prune`): a piece
-    /// stepped onto a trap, none stepped off it or into the square that
-    /// piece came from, the trap is empty now, and the mover (the
-    /// opponent of `pos`'s side to move) has one piece fewer while the
-    /// other side has all it had. `pos` is the board after the turn.
-    fn sacrificed(&self, pos: &Position) -> bool {
-        let mover = pos.side().opp();
-        if self.defending
-            || pos.occupied_by(mover).count() as u8 + 1 != self.mine
-            || pos.occupied().count() as u8 + 1 != self.pieces
-        {
-            return false;
-        }
-        let steps = &self.steps[..self.len as usize];
-        let sacrificed_on = |t: Square| {
-            let t = t.raw();
-            let mut onto = steps.iter().filter(|s| s.1 == t).peekable();
-            onto.peek().is_some()
-                && onto.all(|s| !steps.iter().any(|o| o.1 == s.0))
-                && !steps.iter().any(|s| s.0 == t)
-        };
-        let mut empty_traps = Bitboard::TRAPS.and_not(pos.occupied());
-        Iterator::any(&mut empty_traps, sacrificed_on)
     }
 
     /// Whether this turn's first two steps, each a single step of the
@@ -217,15 +178,8 @@ impl Worker<'_> {
     ) -> bool {
         let undo = self.params.undo_prune;
         let freecap = self.params.freecap_prune > 0 && depth <= self.params.freecap_prune;
-        if last.is_empty() || !(undo || freecap || self.params.sac_prune) {
+        if last.is_empty() || !(undo || freecap) {
             return false;
-        }
-        // A sacrifice that made the mover a goal threat may be its point.
-        if self.params.sac_prune
-            && last.sacrificed(pos)
-            && self.threat_of(pos, pos.side().opp()).is_none()
-        {
-            return true;
         }
         let Some(net) = last.net_moves(pos) else {
             return false;
