@@ -803,9 +803,11 @@ fn openings_are_played_from_both_sides() {
 #[test]
 fn a_broken_engine_stops_the_match_before_it_starts() {
     let out = scratch("preflight");
+    // The healthy engine is aamir itself: a Python engine's start can
+    // take longer than the short timeout on a loaded machine.
     let (ok, _, err) = aamir(&match_args(
         &[
-            simple_engine("random"),
+            "name=aamir".to_string(),
             fake("mute", "--fault handshakehang"),
         ],
         &["--tc", "1s/2s", "--ready-timeout", "0.5"],
