@@ -493,8 +493,8 @@ impl<'a> Worker<'a> {
                     i += 1;
                     continue;
                 }
-                // Three unrelated steps near the horizon, off the first
-                // path: rarely a plan, and every order of them is here.
+                // Three unrelated single steps near the horizon, off the
+                // turn's first path: rarely a plan (`loose_prune`).
                 if self.params.loose_prune > 0
                     && (searched > 0 || ctx.late)
                     && (1..=self.params.loose_prune + 1).contains(&depth)

@@ -14,8 +14,13 @@
 //!   the side to move can now take that piece. The search would otherwise
 //!   see the piece's walk and not its loss when the horizon falls between.
 //!
-//! Both look only at the steps of the last turn ([`TurnSteps`], kept in
-//! the node context) and at the board: exact about what they claim, a
+//! A third check judges the turn being made, part way through it:
+//! **loose turns** (`loose_prune`), three single steps unrelated to each
+//! other ([`TurnSteps::loose_third`]), are rarely a plan, so near the
+//! horizon and off the turn's first path the third is not searched.
+//!
+//! The first two look only at the steps of the last turn ([`TurnSteps`],
+//! kept in the node context) and at the board: exact about what they claim, a
 //! heuristic in what they conclude (a turn that looks wasted can still be
 //! the only way out of a bind), which is why each is switchable.
 
@@ -75,8 +80,8 @@ impl TurnSteps {
     /// mover's own, and the single step `a` after them are pairwise
     /// unrelated (`loose_prune`): no step moves a piece another moved or
     /// into a square another left, none moves a piece frozen at the turn's
-    /// start (another step must have freed it), and none steps onto a trap
-    /// beside which another lands or which another left a piece on.
+    /// start (another step must have freed it), and none lands beside a
+    /// trap another steps onto.
     pub fn loose_third(&self, a: Action) -> bool {
         if self.len != 2 || self.actions != 2 || a.cost() != 1 {
             return false;
