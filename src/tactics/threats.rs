@@ -20,7 +20,7 @@ use crate::board::bitboard::adjacent;
 use crate::board::stepgen::mobile_by_kind;
 use crate::board::{Bitboard, Color, Kind, Position, Square};
 
-/// Squares between `a` and `b` along files and ranks.
+/// Steps from `a` to `b` along files and ranks (the Manhattan distance).
 #[inline(always)]
 pub(crate) fn manhattan(a: Square, b: Square) -> u8 {
     a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank())
