@@ -130,7 +130,12 @@ fn check_report(out: &Path, s: &Value) {
     // Material a game per engine, as the summary's totals over its games.
     for (i, e) in s["engines"].as_array().unwrap().iter().enumerate() {
         let games = e["games"].as_f64().unwrap().max(1.0);
-        for k in ["material_lost", "material_taken"] {
+        for k in [
+            "material_lost",
+            "material_taken",
+            "rabbits_lost",
+            "rabbits_taken",
+        ] {
             let got = figure_number(&html, &format!("e{i}.{k}"));
             let want = e[k].as_f64().unwrap() / games;
             assert!((got - want).abs() < 0.051, "e{i}.{k}: {got} vs {want}");

@@ -12,7 +12,8 @@
 //!
 //! The headline figures carry `data-figure` attributes (`p0.score`,
 //! `p0.elo`, `p0.elo_low`, `p0.elo_high`, `p0.wins`, `p0.losses`, and per
-//! engine `e0.material_lost`, `e0.material_taken`, and per paired
+//! engine `e0.material_lost`, `e0.material_taken`, `e0.rabbits_lost`,
+//! `e0.rabbits_taken`, and per paired
 //! comparison `q0.pairs`, `q0.first_only`, `q0.second_only`, `q0.elo`,
 //! `q0.z`, `q0.llr`) so tests and scripts can read them back.
 
@@ -807,7 +808,7 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
         let _ = write!(h, "<th>won by {0}</th><th>lost by {0}</th>", t.name());
     }
     h.push_str(
-        "<th>material lost a game</th><th>material taken a game</th><th>s a move</th></tr>\n",
+        "<th>material lost a game</th><th>material taken a game</th><th>rabbits lost a game</th><th>rabbits taken a game</th><th>s a move</th></tr>\n",
     );
     for (ei, e) in s.engines.iter().enumerate() {
         let _ = write!(
@@ -837,9 +838,11 @@ pre {{ white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto
         };
         let _ = writeln!(
             h,
-            "<td class=\"n\" data-figure=\"e{ei}.material_lost\">{:.1}</td><td class=\"n\" data-figure=\"e{ei}.material_taken\">{:.1}</td><td class=\"n\">{per_move}</td></tr>",
+            "<td class=\"n\" data-figure=\"e{ei}.material_lost\">{:.1}</td><td class=\"n\" data-figure=\"e{ei}.material_taken\">{:.1}</td><td class=\"n\" data-figure=\"e{ei}.rabbits_lost\">{:.1}</td><td class=\"n\" data-figure=\"e{ei}.rabbits_taken\">{:.1}</td><td class=\"n\">{per_move}</td></tr>",
             per_game(e.material_lost),
-            per_game(e.material_taken)
+            per_game(e.material_taken),
+            per_game(e.rabbits_lost),
+            per_game(e.rabbits_taken)
         );
     }
     h.push_str("</table>\n");

@@ -223,19 +223,26 @@ impl MatchGame {
         }
     }
 
-    /// Material `side` lost to captures in this game, in the units the
-    /// strength notes use (rabbit 1, cat and dog 2, horse 3, camel 5,
-    /// elephant 9), read from the capture tokens (`Rf3x`) of every move:
-    /// a piece can fall on either side's turn, so the token's letter, not
-    /// the mover, says whose it was.
-    pub fn material_lost(&self, side: Side) -> u32 {
+    /// The kinds (`r`, `c`, `d`, `h`, `m`, `e`) of the pieces `side` lost
+    /// to captures in this game, read from the capture tokens (`Rf3x`) of
+    /// every move: a piece can fall on either side's turn, so the token's
+    /// letter, not the mover, says whose it was.
+    fn captured(&self, side: Side) -> impl Iterator<Item = char> + '_ {
         self.moves
             .iter()
             .flat_map(|m| m.text.split_whitespace())
             .filter(|t| t.len() == 4 && t.ends_with('x'))
             .filter_map(|t| t.chars().next())
-            .filter(|l| (side == Side::Gold) == l.is_ascii_uppercase())
-            .map(|l| match l.to_ascii_lowercase() {
+            .filter(move |l| (side == Side::Gold) == l.is_ascii_uppercase())
+            .map(|l| l.to_ascii_lowercase())
+    }
+
+    /// Material `side` lost to captures in this game, in the units the
+    /// strength notes use (rabbit 1, cat and dog 2, horse 3, camel 5,
+    /// elephant 9).
+    pub fn material_lost(&self, side: Side) -> u32 {
+        self.captured(side)
+            .map(|k| match k {
                 'r' => 1,
                 'c' | 'd' => 2,
                 'h' => 3,
@@ -244,6 +251,11 @@ impl MatchGame {
                 _ => 0,
             })
             .sum()
+    }
+
+    /// Rabbits `side` lost to captures in this game.
+    pub fn rabbits_lost(&self, side: Side) -> u32 {
+        self.captured(side).filter(|&k| k == 'r').count() as u32
     }
 
     /// Seconds `side` used over its timed moves (the opening file's moves

@@ -181,6 +181,13 @@ pub struct EngineSummary {
     pub material_lost: u32,
     #[serde(default)]
     pub material_taken: u32,
+    /// Of that material, the rabbits lost and taken (counted in pieces):
+    /// a leak of rabbits into the opponent's traps hides among officers
+    /// in the totals.
+    #[serde(default)]
+    pub rabbits_lost: u32,
+    #[serde(default)]
+    pub rabbits_taken: u32,
     /// Seconds it used over its timed moves, and how many those were.
     #[serde(default)]
     pub seconds_used: f64,
@@ -441,6 +448,8 @@ pub fn figures(
                 wins_by: BTreeMap::new(),
                 material_lost: 0,
                 material_taken: 0,
+                rabbits_lost: 0,
+                rabbits_taken: 0,
                 seconds_used: 0.0,
                 timed_moves: 0,
             };
@@ -456,6 +465,8 @@ pub fn figures(
                 };
                 s.material_lost += g.material_lost(side);
                 s.material_taken += g.material_lost(side.other());
+                s.rabbits_lost += g.rabbits_lost(side);
+                s.rabbits_taken += g.rabbits_lost(side.other());
                 let (t, n) = g.time_used(side);
                 s.seconds_used += t;
                 s.timed_moves += n;
@@ -615,9 +626,11 @@ pub fn report(s: &Summary) -> String {
         if e.games > 0 {
             let per_game = |x: u32| f64::from(x) / f64::from(e.games);
             out.push_str(&format!(
-                "  material a game: lost {:.1}, taken {:.1}{}\n",
+                "  material a game: lost {:.1}, taken {:.1} (rabbits lost {:.1}, taken {:.1}){}\n",
                 per_game(e.material_lost),
                 per_game(e.material_taken),
+                per_game(e.rabbits_lost),
+                per_game(e.rabbits_taken),
                 if e.timed_moves > 0 {
                     format!(
                         "; {:.2} s a move",
@@ -752,6 +765,10 @@ mod tests {
         );
         assert_eq!(g.material_lost(Side::Gold), 1 + 5);
         assert_eq!(g.material_lost(Side::Silver), 2 + 3);
+        assert_eq!(
+            (g.rabbits_lost(Side::Gold), g.rabbits_lost(Side::Silver)),
+            (1, 0)
+        );
         assert_eq!(g.time_used(Side::Gold), (3.0, 2));
         assert_eq!(g.time_used(Side::Silver), (0.5, 1));
     }
@@ -851,9 +868,11 @@ mod tests {
         let (_, engines) = figures(&config, &[(0, 1)], &games);
         let a = &engines[0];
         assert_eq!((a.material_lost, a.material_taken), (9 + 2, 1));
+        assert_eq!((a.rabbits_lost, a.rabbits_taken), (0, 1));
         assert_eq!((a.seconds_used, a.timed_moves), (3.0, 2));
         let b = &engines[1];
         assert_eq!((b.material_lost, b.material_taken), (1, 9 + 2));
+        assert_eq!((b.rabbits_lost, b.rabbits_taken), (1, 0));
         let summary = Summary {
             format: FORMAT,
             config,
@@ -872,7 +891,9 @@ mod tests {
         };
         let text = report(&summary);
         assert!(
-            text.contains("material a game: lost 5.5, taken 0.5; 1.50 s a move"),
+            text.contains(
+                "material a game: lost 5.5, taken 0.5 (rabbits lost 0.0, taken 0.5); 1.50 s a move"
+            ),
             "{text}"
         );
     }
