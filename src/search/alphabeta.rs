@@ -112,8 +112,6 @@ pub struct NodeCtx {
     /// `last_start`: what the horizon pruning of needless turns judges.
     pub last: TurnSteps,
     pub last_start: u64,
-    /// Some node of this turn searched this path after another child.
-    pub late: bool,
 }
 
 impl NodeCtx {
@@ -132,7 +130,6 @@ impl NodeCtx {
             cur: TurnSteps::begin(pos),
             last: TurnSteps::default(),
             last_start: 0,
-            late: false,
         }
     }
 }
@@ -493,18 +490,6 @@ impl<'a> Worker<'a> {
                     i += 1;
                     continue;
                 }
-                // Three unrelated single steps near the horizon, off the
-                // turn's first path: rarely a plan (`loose_prune`).
-                if self.params.loose_prune > 0
-                    && (searched > 0 || ctx.late)
-                    && (1..=self.params.loose_prune + 1).contains(&depth)
-                    && ctx.defend.is_empty()
-                    && alpha.abs() < WIN_BOUND
-                    && ctx.cur.loose_third(a)
-                {
-                    i += 1;
-                    continue;
-                }
                 let how = if first {
                     Try::Full
                 } else if scores[i] < QUIET_BELOW
@@ -512,15 +497,8 @@ impl<'a> Worker<'a> {
                     && ctx.defend.is_empty()
                     && !ctx.reduced
                 {
-                    // Late in the list (`late_reduce`), a quiet step is
-                    // the less likely to matter.
-                    let late = if searched >= self.params.late_after as usize {
-                        self.params.late_reduce
-                    } else {
-                        0
-                    };
                     Try::Null {
-                        reduce: self.params.quiet_reduce + late,
+                        reduce: self.params.quiet_reduce,
                     }
                 } else {
                     Try::Null { reduce: 0 }
@@ -860,7 +838,6 @@ impl<'a> Worker<'a> {
             ply: ctx.ply + cost,
             prev: a.raw(),
             cur: ctx.cur.with(a),
-            late: ctx.late || how != Try::Full,
             ..ctx
         };
         if let Try::Null { reduce } = how

@@ -91,12 +91,6 @@ table! {
         root_reduce_pct: i32 = 20, 1..=100;
         /// `root_reduce` applies from this depth (in steps) on.
         root_reduce_from: i32 = 8, 1..=120;
-        /// Late-move reduction on top of `quiet_reduce`: a quiet step
-        /// searched after `late_after` children is this many steps
-        /// shallower still (0 = off).
-        late_reduce: i32 = 0, 0..=3;
-        /// Children searched before `late_reduce` applies.
-        late_after: u32 = 6, 1..=100;
         /// Killer actions per ply (steps from the root): the latest actions
         /// that cut off there, tried after the table's move and captures and
         /// spared by `quiet_reduce` (0 = off).
@@ -114,12 +108,6 @@ table! {
         /// but at most one moved one of its pieces, and the side to move
         /// can now take that piece (0 = off).
         freecap_prune: i32 = 4, 0..=16;
-        /// A turn's third step, when it and the two before it are single
-        /// steps unrelated to each other (`TurnSteps::loose_third`), is
-        /// not searched when this node has searched a child already (or
-        /// the turn is not on its first path) and at most this many steps
-        /// of depth are left after it (0 = off).
-        loose_prune: i32 = 0, 0..=16;
     }
 }
 

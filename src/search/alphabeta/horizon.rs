@@ -14,12 +14,7 @@
 //!   the side to move can now take that piece. The search would otherwise
 //!   see the piece's walk and not its loss when the horizon falls between.
 //!
-//! A third check judges the turn being made, part way through it:
-//! **loose turns** (`loose_prune`), three single steps unrelated to each
-//! other ([`TurnSteps::loose_third`]), are rarely a plan, so near the
-//! horizon and off the turn's first path the third is not searched.
-//!
-//! The first two look only at the steps of the last turn ([`TurnSteps`],
+//! Both look only at the steps of the last turn ([`TurnSteps`],
 //! kept in the node context) and at the board: exact about what they claim, a
 //! heuristic in what they conclude (a turn that looks wasted can still be
 //! the only way out of a bind), which is why each is switchable.
@@ -37,12 +32,8 @@ pub struct TurnSteps {
     /// (from, to) square indices.
     steps: [(u8, u8); 4],
     len: u8,
-    /// Actions made (a push or pull is one action of two steps).
-    actions: u8,
     /// Pieces on the board at the turn's start: fewer now means a capture.
     pieces: u8,
-    /// The mover's pieces frozen at the turn's start.
-    frozen: Bitboard,
 }
 
 impl TurnSteps {
@@ -51,7 +42,6 @@ impl TurnSteps {
     pub fn begin(pos: &Position) -> TurnSteps {
         TurnSteps {
             pieces: pos.occupied().count() as u8,
-            frozen: pos.frozen(pos.side()),
             ..TurnSteps::default()
         }
     }
@@ -66,7 +56,6 @@ impl TurnSteps {
     /// This turn with the steps of `a` added.
     #[inline]
     pub fn with(mut self, a: Action) -> TurnSteps {
-        self.actions += 1;
         for s in a.steps() {
             if (self.len as usize) < self.steps.len() {
                 self.steps[self.len as usize] = (s.from.raw(), s.to.raw());
@@ -74,35 +63,6 @@ impl TurnSteps {
             }
         }
         self
-    }
-
-    /// Whether this turn's first two steps, each a single step of the
-    /// mover's own, and the single step `a` after them are pairwise
-    /// unrelated (`loose_prune`): no step moves a piece another moved or
-    /// into a square another left, none moves a piece frozen at the turn's
-    /// start (another step must have freed it), and none lands beside a
-    /// trap another steps onto.
-    pub fn loose_third(&self, a: Action) -> bool {
-        if self.len != 2 || self.actions != 2 || a.cost() != 1 {
-            return false;
-        }
-        let s = a.first();
-        let third = (s.from.raw(), s.to.raw());
-        let steps = [self.steps[0], self.steps[1], third];
-        if steps
-            .iter()
-            .any(|&(from, _)| self.frozen.contains(Square::new(from)))
-        {
-            return false;
-        }
-        for (i, &x) in steps.iter().enumerate() {
-            for &y in &steps[i + 1..] {
-                if related(x, y) {
-                    return false;
-                }
-            }
-        }
-        true
     }
 
     /// Where each piece the turn moved came from and where it stands now,
@@ -132,21 +92,6 @@ impl TurnSteps {
         }
         Some(net)
     }
-}
-
-/// Whether the step `a` and the later step `b` of one turn depend on each
-/// other: one continues the other's piece or fills the square it left, or
-/// one lands beside a trap the other steps onto (a guard added before, or
-/// after).
-fn related(a: (u8, u8), b: (u8, u8)) -> bool {
-    if a.0 == b.1 || b.0 == a.1 {
-        return true;
-    }
-    let near_trap = |onto: u8, beside: u8| {
-        let t = Square::new(onto);
-        Bitboard::TRAPS.contains(t) && manhattan(t, Square::new(beside)) == 1
-    };
-    near_trap(b.1, a.1) || near_trap(a.1, b.1)
 }
 
 /// One piece's journey in a turn.
@@ -436,49 +381,5 @@ mod tests {
             ],
         );
         assert!(t.net_moves(&pos).is_none());
-    }
-
-    /// Three single steps of gold's are loose when unrelated; continuing
-    /// a piece, filling a square another left, moving a piece another
-    /// freed, or guarding a trap another steps onto relates them.
-    #[test]
-    fn loose_third_needs_three_unrelated_single_steps() {
-        // Gold's cat on f4 is frozen by silver's dog on f5.
-        let start = board(
-            'g',
-            [
-                "r      r", "        ", "        ", "     d  ", " R   C  ", "    R   ", "R HD   R",
-                "        ",
-            ],
-        );
-        // Only the steps count, so the turns need not be played.
-        let third = |turn: &[Action], a: Action| {
-            let steps = turn
-                .iter()
-                .fold(TurnSteps::begin(&start), |t, &b| t.with(b));
-            steps.loose_third(a)
-        };
-        let s = |from: &str, to: &str| Action::single(sq(from), sq(to));
-        let two = [s("a2", "a3"), s("h2", "h3")];
-        assert!(third(&two, s("d2", "e2")));
-        // The same rabbit again.
-        assert!(!third(&two, s("a3", "a4")));
-        // The dog into the square the horse left.
-        assert!(!third(&[s("h2", "h3"), s("c2", "c1")], s("d2", "c2")));
-        // The horse onto the c3 trap beside the rabbit come to b3, in
-        // either order; beside a rabbit gone to a4 instead, loose.
-        assert!(!third(&[s("h2", "h3"), s("b4", "b3")], s("c2", "c3")));
-        assert!(!third(&[s("c2", "c3"), s("h2", "h3")], s("b4", "b3")));
-        assert!(third(&[s("h2", "h3"), s("b4", "a4")], s("c2", "c3")));
-        // The cat moves only because the rabbit come to e4 freed it.
-        assert!(!third(&[s("e3", "e4"), s("h2", "h3")], s("f4", "g4")));
-        assert!(third(&[s("e3", "d3"), s("h2", "h3")], s("a2", "a1")));
-        // Only a single step after exactly two single steps.
-        assert!(!third(&[s("a2", "a3")], s("d2", "e2")));
-        assert!(!third(&two, Action::push(sq("d2"), sq("d3"), sq("d4"))));
-        assert!(!third(
-            &[Action::push(sq("d2"), sq("d3"), sq("d4"))],
-            s("a2", "a3")
-        ));
     }
 }
