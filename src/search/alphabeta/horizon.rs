@@ -14,8 +14,8 @@
 //!   the side to move can now take that piece. The search would otherwise
 //!   see the piece's walk and not its loss when the horizon falls between.
 //!
-//! Both look only at the steps of the last turn ([`TurnSteps`],
-//! kept in the node context) and at the board: exact about what they claim, a
+//! Both look only at the steps of the last turn ([`TurnSteps`], kept in
+//! the node context) and at the board: exact about what they claim, a
 //! heuristic in what they conclude (a turn that looks wasted can still be
 //! the only way out of a bind), which is why each is switchable.
 
