@@ -1226,3 +1226,80 @@ fn a_sharded_gauntlet_merges_into_the_same_pairs() {
         "{stdout}"
     );
 }
+
+/// One row of `scripts/arms_table.py`'s table, split into its cells.
+fn arms_row(table: &str, arm: &str) -> Vec<String> {
+    let row = table
+        .lines()
+        .find(|l| l.starts_with(&format!("| {arm} |")))
+        .unwrap_or_else(|| panic!("no row for {arm}:\n{table}"));
+    row.trim_matches('|')
+        .split('|')
+        .map(|c| c.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn the_arms_table_signs_every_arm_against_its_base() {
+    let out = scratch("arms-table");
+    // `bad` loses every game, so against it as the base every arm can only
+    // gain; `bad` sits between the other two candidates, so the summary
+    // holds one pair with the base second (good, bad) and one with it
+    // first (bad, mid), and the script must sign both arm minus base.
+    let s = run_ok(
+        &[
+            simple_engine("ref"),
+            fake("good", "--seed 41"),
+            fake("bad", "--fault illegal --at 1"),
+            fake("mid", "--seed 42"),
+        ],
+        &words("--mode gauntlet --tc 1s/2s --max-turns 4 --games 12 --concurrency 2"),
+        &out,
+    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/arms_table.py");
+    let run = |extra: &[&str]| {
+        let o = Command::new(venv().join("bin/python"))
+            .arg(&script)
+            .arg(out.join("summary.json"))
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        (
+            o.status.success(),
+            text,
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (ok, table, err) = run(&["bad"]);
+    assert!(ok, "{err}");
+    for arm in ["good", "mid"] {
+        let pairs = pairs_by_round(&s, arm, "bad");
+        let count = |want: (bool, bool)| pairs.iter().filter(|&&x| x == want).count();
+        let row = arms_row(&table, arm);
+        // arm, score, pairs, both won, only arm, only base, both lost, diff, Elo, z, p
+        assert_eq!(row[2], pairs.len().to_string(), "{table}");
+        assert_eq!(row[4], count((true, false)).to_string(), "{arm}: {table}");
+        assert_eq!(row[5], "0", "{arm}: {table}");
+        let z: f64 = row[9].parse().unwrap();
+        let wins = count((true, false)) as f64;
+        assert!(
+            (z - wins.sqrt()).abs() < 0.01,
+            "{arm}: z {z} for {wins} to 0"
+        );
+        assert!(!row[7].starts_with('-'), "{arm}: {table}");
+    }
+    assert!(!table.contains("| bad |"), "the base has no row: {table}");
+    // By default the base is the first candidate: `bad` is then an arm
+    // that only loses.
+    let (ok, table, err) = run(&[]);
+    assert!(ok, "{err}");
+    assert!(table.starts_with("base `good`"), "{table}");
+    let row = arms_row(&table, "bad");
+    assert_eq!(row[4], "0", "{table}");
+    assert!(row[9] == "+0.00" || row[9].starts_with('-'), "{table}");
+    // A base that is no candidate is named in the error.
+    let (ok, _, err) = run(&["nobody"]);
+    assert!(!ok);
+    assert!(err.contains("no candidate 'nobody'"), "{err}");
+}
