@@ -17,6 +17,7 @@ table.
 
 import argparse
 import json
+import signal
 import sys
 
 
@@ -62,6 +63,8 @@ def num(x, fmt):
 
 
 def main():
+    # Piped into `head`, end quietly instead of a broken-pipe traceback.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("summary")
     ap.add_argument("base", nargs="?")
