@@ -21,38 +21,30 @@ import signal
 import sys
 
 
-def flip(p):
-    """The paired row as seen from its second candidate."""
+def arm_minus_base(p, base_first):
+    """The paired row signed arm minus base; the summary signs it first
+    candidate minus second, so it is negated when the base came first."""
     c = p["counts"]
+    arm, base = ("second_only", "first_only") if base_first else ("first_only", "second_only")
+    sign = -1 if base_first else 1
     low, high = p.get("score_diff_low"), p.get("score_diff_high")
+    if base_first:
+        low, high = high, low
+
+    def signed(x):
+        return None if x is None else sign * x
+
     return {
         "both_won": c["both_won"],
-        "arm_only": c["second_only"],
-        "base_only": c["first_only"],
+        "arm_only": c[arm],
+        "base_only": c[base],
         "both_lost": c["both_lost"],
         "pairs": p["pairs"],
-        "diff": None if p.get("score_diff") is None else -p["score_diff"],
-        "low": None if high is None else -high,
-        "high": None if low is None else -low,
-        "elo": None if p.get("elo") is None else -p["elo"],
-        "z": None if p.get("z") is None else -p["z"],
-        "p": p.get("p_value"),
-    }
-
-
-def same(p):
-    c = p["counts"]
-    return {
-        "both_won": c["both_won"],
-        "arm_only": c["first_only"],
-        "base_only": c["second_only"],
-        "both_lost": c["both_lost"],
-        "pairs": p["pairs"],
-        "diff": p.get("score_diff"),
-        "low": p.get("score_diff_low"),
-        "high": p.get("score_diff_high"),
-        "elo": p.get("elo"),
-        "z": p.get("z"),
+        "diff": signed(p.get("score_diff")),
+        "low": signed(low),
+        "high": signed(high),
+        "elo": signed(p.get("elo")),
+        "z": signed(p.get("z")),
         "p": p.get("p_value"),
     }
 
@@ -103,12 +95,11 @@ def main():
     print("| arm | score | pairs | both won | only arm | only base | both lost | diff a pair [95%] | Elo | z | p |")
     print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
     for p in paired:
-        if p["first"] == base:
-            arm, r = p["second"], flip(p)
-        elif p["second"] == base:
-            arm, r = p["first"], same(p)
-        else:
+        if base not in (p["first"], p["second"]):
             continue
+        base_first = p["first"] == base
+        arm = p["second"] if base_first else p["first"]
+        r = arm_minus_base(p, base_first)
         print(
             f"| {arm} | {score(arm)} | {r['pairs']} | {r['both_won']} | {r['arm_only']} | {r['base_only']} "
             f"| {r['both_lost']} | {num(r['diff'], '+.3f')} [{num(r['low'], '+.3f')}, {num(r['high'], '+.3f')}] "
